@@ -1,0 +1,16 @@
+package io.fastccs.protocol;
+
+/**
+ * Deliberately broken protocol variants, used only to prove that the burn test and the history checker catch
+ * real mistakes. They can be switched on only through package-private methods, from test code in this package.
+ */
+public enum Bug {
+    /** The client returns round-one values even when the pairwise check fails. */
+    SKIP_SECOND_ROUND,
+    /** Reads return pending (not yet committed) versions. */
+    EXPOSE_PENDING,
+    /** A participant answers a committed write before every smaller sequence number on it is settled. */
+    EARLY_WRITE_REPLY,
+    /** Partitions do not merge the client's clock into their snapshot. */
+    IGNORE_CLIENT_CLOCK
+}

@@ -1,0 +1,745 @@
+package io.fastccs.protocol;
+
+import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.protocol.api.PartitionStore;
+import io.fastccs.protocol.api.PartitionStore.Decision;
+import io.fastccs.protocol.api.PartitionStore.TxnRecord;
+import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.protocol.api.TimeSource;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.messages.Abort;
+import io.fastccs.protocol.messages.CheckCommit;
+import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.Commit;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.OutcomeQuery;
+import io.fastccs.protocol.messages.OutcomeReply;
+import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.Prepared;
+import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.WriteReply;
+import io.fastccs.protocol.messages.WriteRequest;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One FastCCS partition (algorithm 2 of the thesis, with stabilization, GC and the fault handling of section 3.8).
+ *
+ * <p>The central invariant: {@code svc[self] >= x} promises that every sequence number {@code <= x} of this
+ * partition is settled (committed or aborted). {@code svc[self]} therefore advances only over a contiguous prefix
+ * of settled sequence numbers, aborted ones included, and no reply, stabilization message or read ever reveals a
+ * commit clock whose own entry is beyond that prefix.
+ *
+ * <p>Not thread-safe: the host calls every method from one thread (or under one lock). Time, messaging and storage
+ * come in through the {@code api} interfaces, so the simulator and a Cassandra node run the same code.
+ */
+public final class Partition {
+    private final int self;
+    private final int n;
+    private final PartitionConfig config;
+    private final Topology topology;
+    private final PartitionStore store;
+    private final PeerSink peers;
+    private final TimeSource time;
+    private final PartitionMetrics metrics = new PartitionMetrics();
+
+    private long lastSequence;
+    /** The snapshot vector clock; {@code svc[self]} is the settled prefix of our own sequence numbers. */
+    private final long[] svc;
+    /**
+     * What each partition told us it settled, from stabilization only. Unlike svc, never raised by a client
+     * clock: forgetting a commit decision must not rest on what clients claim.
+     */
+    private final long[] peerSettled;
+    /** Our transactions with a sequence number above {@code svc[self]}, by sequence number. */
+    private final TreeMap<Long, LocalTxn> unsettled = new TreeMap<>();
+    /** Our transactions whose outcome is not known yet. */
+    private final Map<TxnId, LocalTxn> pending = new LinkedHashMap<>();
+    /** Settled transactions, remembered so a duplicated write request is answered instead of prepared twice. */
+    private final Map<TxnId, Remembered> recentlySettled = new LinkedHashMap<>();
+    /** Aborts that arrived before the write request (the client's request to us was slow). */
+    private final Map<TxnId, Long> earlyAborts = new LinkedHashMap<>();
+    /** Transactions we coordinate that are still collecting votes. */
+    private final Map<TxnId, Coordination> coordinating = new LinkedHashMap<>();
+    /** Our decisions as coordinator, in decision order, kept for late participants and clients. */
+    private final Map<TxnId, Decision> decisions = new LinkedHashMap<>();
+
+    /** Samples of svc over time: GC keeps every version a round two within the retention window may ask for. */
+    private final ArrayDeque<SvcSample> svcHistory = new ArrayDeque<>();
+    /** Keys that may hold more than one version. */
+    private final Set<Key> gcCandidates = new LinkedHashSet<>();
+
+    private long nextStabilizationAt;
+    private long lastStabilizationSentAt;
+    private long lastStabilizedValue = -1;
+    private long nextGcAt;
+
+    private static final class LocalTxn {
+        final TxnRecord record;
+        Outcome outcome = Outcome.UNDECIDED;
+        VectorClock commitClock;
+        ClientReply replyTo;
+        long requestId;
+        long nextCheckAt;
+
+        LocalTxn(TxnRecord record) {
+            this.record = record;
+        }
+
+        long sequence() {
+            return record.sequence();
+        }
+    }
+
+    private static final class Coordination {
+        final long firstSeenAt;
+        List<Integer> participants;
+        VectorClock clientClock;
+        final Map<Integer, Long> votes = new LinkedHashMap<>();
+
+        Coordination(long firstSeenAt) {
+            this.firstSeenAt = firstSeenAt;
+        }
+    }
+
+    private record Remembered(Outcome outcome, VectorClock commitClock, long at) {
+    }
+
+    private record SvcSample(long at, long[] svc) {
+    }
+
+    private Partition(int self, PartitionConfig config, Topology topology, PartitionStore store, PeerSink peers,
+                      TimeSource time) {
+        this.n = topology.partitions();
+        if (self < 0 || self >= n) throw new IllegalArgumentException("partition " + self + " outside 0.." + (n - 1));
+        this.self = self;
+        this.config = config;
+        this.topology = topology;
+        this.store = store;
+        this.peers = peers;
+        this.time = time;
+        this.svc = new long[n];
+        this.peerSettled = new long[n];
+        long now = time.nowMicros();
+        this.nextStabilizationAt = now;
+        this.nextGcAt = now;
+    }
+
+    /**
+     * Starts partition {@code self} from whatever {@code store} holds: empty for a new partition, or the durable
+     * records of an earlier run after a crash.
+     */
+    public static Partition start(int self, PartitionConfig config, Topology topology, PartitionStore store,
+                                  PeerSink peers, TimeSource time) {
+        Partition p = new Partition(self, config, topology, store, peers, time);
+        p.recover(store.recover());
+        return p;
+    }
+
+    private void recover(PartitionStore.Recovered recovered) {
+        long now = time.nowMicros();
+        if (recovered.snapshot() != null) {
+            if (recovered.snapshot().size() != n)
+                throw new IllegalStateException("stored snapshot has " + recovered.snapshot().size() + " entries, cluster has " + n);
+            recovered.snapshot().maxInto(svc);
+        }
+        lastSequence = svc[self];
+        for (Decision d : recovered.decisions()) decisions.put(d.txnId(), d);
+        for (TxnRecord r : recovered.transactions()) {
+            lastSequence = Math.max(lastSequence, r.sequence());
+            if (r.sequence() <= svc[self]) continue;
+            LocalTxn t = new LocalTxn(r);
+            unsettled.put(r.sequence(), t);
+            if (r.outcome() == Outcome.UNDECIDED) {
+                pending.put(r.txnId(), t);
+                t.nextCheckAt = now; // ask the coordinator at once: we may have missed its decision while down
+            } else {
+                t.outcome = r.outcome();
+                t.commitClock = r.commitClock();
+                if (r.outcome() == Outcome.COMMITTED) installVersions(t); // idempotent: the crash may have cut it short
+            }
+        }
+        // A sequence number with no record was assigned but never made durable, so nobody ever heard of it
+        // (messages leave only after the records before them are durable): skip it like an abort.
+        for (long sn = svc[self] + 1; sn <= lastSequence; sn++) {
+            if (!unsettled.containsKey(sn)) {
+                LocalTxn gap = new LocalTxn(new TxnRecord(new TxnId(-1, sn), sn, self, List.of(self), List.of(),
+                        VectorClock.zero(n), Outcome.ABORTED, null));
+                gap.outcome = Outcome.ABORTED;
+                unsettled.put(sn, gap);
+            }
+        }
+        if (recovered.snapshot() != null || !recovered.transactions().isEmpty() || !recovered.decisions().isEmpty())
+            metrics.recoveries++;
+        // Votes we collected as coordinator were volatile and are gone: no commit was decided for these (a decision
+        // is durable before it is sent), so aborting them is safe and frees the participants at once.
+        for (LocalTxn t : List.copyOf(pending.values())) {
+            if (t.record.coordinator() == self && !decisions.containsKey(t.record.txnId()))
+                decide(t.record.txnId(), t.record.participants(), Outcome.ABORTED, null);
+        }
+        advanceSettled();
+    }
+
+    public int self() {
+        return self;
+    }
+
+    public PartitionMetrics metrics() {
+        return metrics;
+    }
+
+    /** A copy of the snapshot vector clock. */
+    public VectorClock snapshot() {
+        return VectorClock.of(svc);
+    }
+
+    /** The highest sequence number assigned so far. */
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    /** Write transactions prepared here whose sequence number is not yet within the settled prefix. */
+    public int unsettledCount() {
+        return unsettled.size();
+    }
+
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    // ------------------------------------------------------------------------------------------------ client side
+
+    /** Handles any client request. */
+    public void onClientRequest(ClientReply reply, ClientRequest request) {
+        if (request instanceof FirstRoundRead r) onFirstRoundRead(reply, r);
+        else if (request instanceof SecondRoundRead r) onSecondRoundRead(reply, r);
+        else if (request instanceof WriteRequest w) onWrite(reply, w);
+        else if (request instanceof OutcomeQuery q) onOutcomeQuery(reply, q);
+        else throw new IllegalArgumentException("unknown request " + request);
+    }
+
+    /** Round one (algorithm 2, lines 2-10): merge the client's clock, return the newest versions within svc. */
+    public void onFirstRoundRead(ClientReply reply, FirstRoundRead r) {
+        ErrorReply error = checkKeys(r.requestId(), r.keys());
+        if (error == null) error = checkClock(r.requestId(), r.clock());
+        if (error != null) {
+            refuse(reply, error);
+            return;
+        }
+        metrics.firstRoundReads++;
+        mergeClientClock(r.clock());
+        reply.reply(readAt(r.requestId(), r.keys(), svc));
+    }
+
+    /**
+     * Round two (algorithm 2, lines 11-16): the newest versions with commit clock at most the client's merged clock.
+     * The client's own entry for us is capped at what we settled, so no clock can make unsettled data visible.
+     */
+    public void onSecondRoundRead(ClientReply reply, SecondRoundRead r) {
+        ErrorReply error = checkKeys(r.requestId(), r.keys());
+        if (error == null) error = checkClock(r.requestId(), r.clock());
+        if (error != null) {
+            refuse(reply, error);
+            return;
+        }
+        long now = time.nowMicros();
+        if (now - r.firstRoundTime() > config.versionRetentionMicros()) {
+            metrics.snapshotsExpired++;
+            refuse(reply, ErrorReply.of(r.requestId(), ErrorCode.SNAPSHOT_EXPIRED,
+                    "round two came " + (now - r.firstRoundTime()) + "us after round one, beyond the version retention of "
+                            + config.versionRetentionMicros() + "us; restart the read"));
+            return;
+        }
+        metrics.secondRoundReads++;
+        mergeClientClock(r.clock());
+        long[] at = r.clock().toArray();
+        at[self] = Math.min(at[self], svc[self]);
+        reply.reply(readAt(r.requestId(), r.keys(), at));
+    }
+
+    private void mergeClientClock(VectorClock clock) {
+        if (config.has(Bug.IGNORE_CLIENT_CLOCK)) return;
+        for (int k = 0; k < n; k++) {
+            long v = clock.get(k);
+            if (v <= svc[k]) continue;
+            if (k == self) metrics.clockAhead++; // never trust a client about our own settled prefix
+            else svc[k] = v; // the client saw k settle this far (thesis 3.3.3): safe to advance
+        }
+    }
+
+    private ReadReply readAt(long requestId, List<Key> keys, long[] at) {
+        List<ReadValue> values = new ArrayList<>(keys.size());
+        long[] maxCommit = new long[n];
+        for (Key key : keys) {
+            metrics.keysRead++;
+            ReadValue value = null;
+            if (config.has(Bug.EXPOSE_PENDING)) value = newestPending(key, maxCommit);
+            if (value == null) {
+                for (Version v : store.versions(key)) {
+                    if (v.commitClock().leq(at)) {
+                        v.commitClock().maxInto(maxCommit);
+                        value = new ReadValue(key, v.value(), v.sequence());
+                        break;
+                    }
+                }
+            }
+            values.add(value != null ? value : new ReadValue(key, null, 0));
+        }
+        return new ReadReply(requestId, values, VectorClock.of(svc), VectorClock.wrap(maxCommit), time.nowMicros());
+    }
+
+    private ReadValue newestPending(Key key, long[] maxCommit) {
+        LocalTxn newest = null;
+        for (LocalTxn t : pending.values())
+            for (KeyValue kv : t.record.writes())
+                if (kv.key().equals(key) && (newest == null || t.sequence() > newest.sequence())) newest = t;
+        if (newest == null) return null;
+        newest.record.clientClock().with(self, newest.sequence()).maxInto(maxCommit);
+        for (KeyValue kv : newest.record.writes())
+            if (kv.key().equals(key)) return new ReadValue(key, kv.value(), newest.sequence());
+        return null;
+    }
+
+    /** A participant receives its part of a write-only transaction (algorithm 2, lines 17-26). */
+    public void onWrite(ClientReply reply, WriteRequest w) {
+        ErrorReply error = checkWrite(w);
+        if (error != null) {
+            refuse(reply, error);
+            return;
+        }
+        TxnId id = w.txnId();
+        LocalTxn known = pending.get(id);
+        if (known != null) { // a duplicate of a request we prepared: answer this one when the outcome is known
+            known.replyTo = reply;
+            known.requestId = w.requestId();
+            return;
+        }
+        Remembered settled = recentlySettled.get(id);
+        if (settled != null) {
+            reply.reply(new WriteReply(w.requestId(), id, settled.outcome(), settled.commitClock()));
+            return;
+        }
+        Decision decided = decisions.get(id);
+        if (earlyAborts.containsKey(id) || (decided != null && decided.outcome() == Outcome.ABORTED)) {
+            reply.reply(new WriteReply(w.requestId(), id, Outcome.ABORTED, null));
+            return;
+        }
+        if (w.clock().get(self) > svc[self]) metrics.clockAhead++;
+
+        long sequence = ++lastSequence;
+        TxnRecord record = new TxnRecord(id, sequence, w.coordinator(), w.participants(), w.writes(), w.clock(),
+                Outcome.UNDECIDED, null);
+        store.savePrepared(record);
+        LocalTxn t = new LocalTxn(record);
+        t.replyTo = reply;
+        t.requestId = w.requestId();
+        unsettled.put(sequence, t);
+        pending.put(id, t);
+        metrics.writesPrepared++;
+
+        if (w.coordinator() == self) {
+            Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(time.nowMicros()));
+            c.participants = w.participants();
+            c.clientClock = w.clock();
+            c.votes.put(self, sequence);
+            maybeCommit(id, c);
+        } else {
+            t.nextCheckAt = time.nowMicros() + config.transactionTimeoutMicros();
+            peers.send(w.coordinator(), new Prepared(id, self, sequence, w.participants()));
+        }
+    }
+
+    /** A client asks the coordinator what became of a transaction it lost track of. */
+    public void onOutcomeQuery(ClientReply reply, OutcomeQuery q) {
+        Decision d = decisions.get(q.txnId());
+        if (d == null && coordinating.containsKey(q.txnId())) {
+            reply.reply(new OutcomeReply(q.requestId(), q.txnId(), Outcome.UNDECIDED, null));
+            return;
+        }
+        if (d == null) d = presumeAbort(q.txnId());
+        reply.reply(new OutcomeReply(q.requestId(), q.txnId(), d.outcome(), d.commitClock()));
+    }
+
+    // -------------------------------------------------------------------------------------------------- peer side
+
+    /** Handles any message from partition {@code from}. Messages claiming an impossible sender are dropped. */
+    public void onPeerMessage(int from, PeerMessage message) {
+        if (from < 0 || from >= n || from == self) return;
+        if (message instanceof Prepared p) onPrepared(from, p);
+        else if (message instanceof Commit c) onCommit(c);
+        else if (message instanceof Abort a) onAbort(a);
+        else if (message instanceof CheckCommit c) onCheckCommit(from, c);
+        else if (message instanceof Stabilize s) onStabilize(from, s);
+        else throw new IllegalArgumentException("unknown peer message " + message);
+    }
+
+    private void onStabilize(int from, Stabilize s) {
+        if (s.from() != from) return;
+        if (s.settled() > svc[from]) svc[from] = s.settled();
+        if (s.settled() > peerSettled[from]) peerSettled[from] = s.settled();
+    }
+
+    /** The coordinator collects a participant's sequence number (algorithm 2, lines 27-34). */
+    private void onPrepared(int from, Prepared p) {
+        if (p.from() != from || !validParticipants(p.participants()) || !p.participants().contains(from)
+                || !p.participants().contains(self) || p.sequence() <= 0) return;
+        TxnId id = p.txnId();
+        Decision d = decisions.get(id);
+        if (d != null) { // a late or repeated vote: tell the voter what was decided
+            peers.send(from, d.outcome() == Outcome.COMMITTED ? new Commit(id, d.commitClock()) : new Abort(id));
+            return;
+        }
+        Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(time.nowMicros()));
+        if (c.participants == null) c.participants = p.participants();
+        c.votes.put(from, p.sequence());
+        maybeCommit(id, c);
+    }
+
+    private void maybeCommit(TxnId id, Coordination c) {
+        if (c.clientClock == null || c.votes.size() < c.participants.size()) return;
+        // ct[j] = vc[j] outside the transaction, ct[p] = sn_p for each participant p (the thesis's max(vc[p], sn_p)
+        // equals sn_p because a participant's sn exceeds anything a client can have seen of it).
+        long[] commit = c.clientClock.toArray();
+        for (Map.Entry<Integer, Long> vote : c.votes.entrySet()) commit[vote.getKey()] = vote.getValue();
+        decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit));
+    }
+
+    /** Records the decision durably, tells the other participants, then applies it here. */
+    private void decide(TxnId id, List<Integer> participants, Outcome outcome, VectorClock commitClock) {
+        Decision d = new Decision(id, outcome, commitClock, participants == null ? List.of() : participants,
+                time.nowMicros());
+        store.saveDecision(d);
+        decisions.put(id, d);
+        coordinating.remove(id);
+        if (participants != null) {
+            PeerMessage m = outcome == Outcome.COMMITTED ? new Commit(id, commitClock) : new Abort(id);
+            for (int p : participants) if (p != self) peers.send(p, m);
+        }
+        LocalTxn own = pending.get(id);
+        if (own != null) {
+            if (outcome == Outcome.COMMITTED) commitLocal(own, commitClock);
+            else abortLocal(own);
+        }
+    }
+
+    private Decision presumeAbort(TxnId id) {
+        metrics.presumedAborts++;
+        decide(id, null, Outcome.ABORTED, null);
+        return decisions.get(id);
+    }
+
+    private void onCommit(Commit c) {
+        LocalTxn t = pending.get(c.txnId());
+        if (t == null || c.commitClock().size() != n) return; // duplicate, or not ours
+        if (c.commitClock().get(self) != t.sequence()) {
+            discardDuplicate(t, c.commitClock());
+            return;
+        }
+        commitLocal(t, c.commitClock());
+    }
+
+    /**
+     * A commit clock built from another of our sequence numbers: this record came from a duplicated write request
+     * that arrived after we forgot the original. The original committed under its own sequence number, so skip
+     * this one like an abort, and tell the client the real outcome.
+     */
+    private void discardDuplicate(LocalTxn t, VectorClock commitClock) {
+        ClientReply replyTo = t.replyTo;
+        t.replyTo = null;
+        abortLocal(t);
+        metrics.writesAborted--;
+        if (replyTo != null) replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, commitClock));
+    }
+
+    private void onAbort(Abort a) {
+        LocalTxn t = pending.get(a.txnId());
+        if (t != null) abortLocal(t);
+        else if (!recentlySettled.containsKey(a.txnId())) earlyAborts.put(a.txnId(), time.nowMicros());
+    }
+
+    private void onCheckCommit(int from, CheckCommit c) {
+        if (c.from() != from) return;
+        Decision d = decisions.get(c.txnId());
+        if (d == null) {
+            Coordination open = coordinating.get(c.txnId());
+            if (open != null) {
+                if (time.nowMicros() - open.firstSeenAt < config.transactionTimeoutMicros()) return; // still collecting
+                metrics.coordinatorTimeouts++;
+                decide(c.txnId(), open.participants, Outcome.ABORTED, null);
+                d = decisions.get(c.txnId());
+            } else {
+                d = presumeAbort(c.txnId());
+            }
+        }
+        peers.send(from, d.outcome() == Outcome.COMMITTED ? new Commit(c.txnId(), d.commitClock()) : new Abort(c.txnId()));
+    }
+
+    /** COMMIT_LOCAL (algorithm 2, lines 38-44): install the versions; they stay invisible until the prefix reaches them. */
+    private void commitLocal(LocalTxn t, VectorClock commitClock) {
+        t.outcome = Outcome.COMMITTED;
+        t.commitClock = commitClock;
+        store.saveOutcome(t.record.txnId(), t.sequence(), Outcome.COMMITTED, commitClock);
+        installVersions(t);
+        settle(t);
+        metrics.writesCommitted++;
+        if (config.has(Bug.EARLY_WRITE_REPLY)) replyCommitted(t);
+        advanceSettled();
+    }
+
+    private void installVersions(LocalTxn t) {
+        for (KeyValue kv : t.record.writes()) {
+            store.putVersion(kv.key(), new Version(t.sequence(), t.commitClock, kv.value()));
+            gcCandidates.add(kv.key());
+        }
+    }
+
+    private void abortLocal(LocalTxn t) {
+        t.outcome = Outcome.ABORTED;
+        store.saveOutcome(t.record.txnId(), t.sequence(), Outcome.ABORTED, null);
+        settle(t);
+        metrics.writesAborted++;
+        if (t.replyTo != null) { // an abort exposes no clock, so it need not wait for the prefix
+            t.replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.ABORTED, null));
+            t.replyTo = null;
+        }
+        advanceSettled();
+    }
+
+    private void settle(LocalTxn t) {
+        pending.remove(t.record.txnId());
+        recentlySettled.put(t.record.txnId(), new Remembered(t.outcome, t.commitClock, time.nowMicros()));
+    }
+
+    /** Advances svc[self] over the settled prefix and answers the clients whose writes it now covers. */
+    private void advanceSettled() {
+        while (!unsettled.isEmpty()) {
+            LocalTxn first = unsettled.firstEntry().getValue();
+            if (first.outcome == Outcome.UNDECIDED) break;
+            unsettled.pollFirstEntry();
+            svc[self] = first.sequence();
+            if (first.outcome == Outcome.COMMITTED) replyCommitted(first);
+        }
+    }
+
+    private void replyCommitted(LocalTxn t) {
+        if (t.replyTo == null) return;
+        t.replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, t.commitClock));
+        t.replyTo = null;
+    }
+
+    // -------------------------------------------------------------------------------------------------- time
+
+    /**
+     * Periodic work: stabilization, timeouts, GC and expiry of remembered outcomes. The host calls it often,
+     * at least every stabilization interval; it does nothing that is not yet due.
+     */
+    public void tick() {
+        long now = time.nowMicros();
+        if (now >= nextStabilizationAt) {
+            stabilize(now);
+            nextStabilizationAt = now + config.stabilizationIntervalMicros();
+        }
+        checkTimeouts(now);
+        if (now >= nextGcAt) {
+            // Durable first: GC below relies on svc values, which must not go back after a restart.
+            store.saveSnapshot(VectorClock.of(svc), self);
+            collectGarbage(now);
+            expireRemembered(now);
+            nextGcAt = now + config.gcIntervalMicros();
+        }
+    }
+
+    /** Stabilization (section 3.3.3): tell every partition our settled prefix when it changed, and now and then anyway. */
+    private void stabilize(long now) {
+        long settled = svc[self];
+        if (settled == lastStabilizedValue && now - lastStabilizationSentAt < config.stabilizationHeartbeatMicros()) return;
+        Stabilize m = new Stabilize(self, settled);
+        for (int p = 0; p < n; p++) if (p != self) peers.send(p, m);
+        metrics.stabilizationsSent++;
+        lastStabilizedValue = settled;
+        lastStabilizationSentAt = now;
+    }
+
+    private void checkTimeouts(long now) {
+        // Coordinator: a vote that has not come within the timeout will not be waited for (section 3.8).
+        if (!coordinating.isEmpty()) {
+            List<TxnId> expired = null;
+            for (Map.Entry<TxnId, Coordination> e : coordinating.entrySet())
+                if (now - e.getValue().firstSeenAt >= config.transactionTimeoutMicros()) {
+                    if (expired == null) expired = new ArrayList<>();
+                    expired.add(e.getKey());
+                }
+            if (expired != null)
+                for (TxnId id : expired) {
+                    metrics.coordinatorTimeouts++;
+                    decide(id, coordinating.get(id).participants, Outcome.ABORTED, null);
+                }
+        }
+        // Participant: ask the coordinator about a transaction prepared long ago, and again until it answers.
+        for (LocalTxn t : pending.values()) {
+            if (t.record.coordinator() == self || now < t.nextCheckAt) continue;
+            peers.send(t.record.coordinator(), new CheckCommit(t.record.txnId(), self));
+            metrics.checkCommitsSent++;
+            t.nextCheckAt = now + config.checkIntervalMicros();
+        }
+    }
+
+    /**
+     * Eiger-style GC (section 3.7). A round two at time t2 follows its round one here at t1 >= t2 - retention,
+     * and asks for the newest version with commit clock at most a clock that covers what round one returned,
+     * which was the newest version within svc(t1). So a version may go once a newer version of its key was
+     * already within svc at some time before now - retention: every round two still allowed saw that newer one.
+     */
+    private void collectGarbage(long now) {
+        svcHistory.addLast(new SvcSample(now, svc.clone()));
+        long horizon = now - config.versionRetentionMicros();
+        while (svcHistory.size() > 1 && svcHistory.peekFirst().at() <= horizon) {
+            Iterator<SvcSample> it = svcHistory.iterator();
+            it.next();
+            if (it.next().at() <= horizon) svcHistory.pollFirst();
+            else break;
+        }
+        SvcSample old = svcHistory.peekFirst();
+        if (old == null || old.at() > horizon) return;
+        for (Iterator<Key> it = gcCandidates.iterator(); it.hasNext(); ) {
+            Key key = it.next();
+            List<Version> versions = store.versions(key);
+            int keep = -1;
+            for (int i = 0; i < versions.size(); i++)
+                if (versions.get(i).commitClock().leq(old.svc())) {
+                    keep = i;
+                    break;
+                }
+            int count = versions.size();
+            if (keep >= 0 && keep < count - 1) {
+                store.removeVersionsBelow(key, versions.get(keep).sequence());
+                metrics.versionsCollected += count - 1 - keep;
+            }
+            if (keep == 0 || count <= 1) it.remove(); // only one version left that any read can want
+        }
+    }
+
+    /**
+     * A decision is kept for the retention, so a client that lost track of its write can ask for the outcome, and
+     * a commit decision also until every participant has settled the transaction, which stabilization tells us
+     * (ct[p] <= what p reported settled), so no participant is left to ask. After that a coordinator that does not
+     * know a transaction presumes it aborted, which is then right: only commits need remembering, and they were.
+     */
+    private void expireRemembered(long now) {
+        long before = now - config.decisionRetentionMicros();
+        for (Iterator<Decision> it = decisions.values().iterator(); it.hasNext(); ) {
+            Decision d = it.next();
+            if (d.decidedAt() > before) break; // decisions are in decision order
+            if (d.outcome() != Outcome.COMMITTED || settledEverywhere(d)) {
+                store.forgetDecision(d.txnId());
+                it.remove();
+            }
+        }
+        // Only duplicated write requests need these, and clients do not resend writes.
+        long settledBefore = now - 2 * config.transactionTimeoutMicros();
+        recentlySettled.values().removeIf(r -> r.at() <= settledBefore);
+        earlyAborts.values().removeIf(at -> at <= before);
+    }
+
+    private boolean settledEverywhere(Decision d) {
+        for (int p : d.participants()) {
+            long settled = p == self ? svc[self] : peerSettled[p];
+            if (settled < d.commitClock().get(p)) return false;
+        }
+        return true;
+    }
+
+    // -------------------------------------------------------------------------------------------------- checks
+
+    private void refuse(ClientReply reply, ErrorReply error) {
+        metrics.requestsRefused++;
+        reply.reply(error);
+    }
+
+    private ErrorReply checkKeys(long requestId, List<Key> keys) {
+        if (keys.isEmpty()) return invalid(requestId, "no keys");
+        if (keys.size() > config.maxKeysPerRequest())
+            return invalid(requestId, keys.size() + " keys, more than the maximum of " + config.maxKeysPerRequest());
+        Set<Key> seen = new HashSet<>();
+        for (Key key : keys) {
+            ErrorReply e = checkKey(requestId, key);
+            if (e != null) return e;
+            if (!seen.add(key)) return invalid(requestId, "key " + key + " appears twice");
+        }
+        return null;
+    }
+
+    private ErrorReply checkKey(long requestId, Key key) {
+        if (key.length() == 0) return invalid(requestId, "empty key");
+        if (key.length() > config.maxKeyBytes())
+            return invalid(requestId, "key of " + key.length() + " bytes, more than the maximum of " + config.maxKeyBytes());
+        int owner = topology.ownerOf(key);
+        if (owner != self)
+            return new ErrorReply(requestId, ErrorCode.NOT_OWNER,
+                    "key " + key + " is owned by partition " + owner + ", not " + self, owner);
+        return null;
+    }
+
+    private ErrorReply checkClock(long requestId, VectorClock clock) {
+        if (clock.size() != n)
+            return invalid(requestId, "clock of " + clock.size() + " entries for a cluster of " + n + " partitions");
+        return null;
+    }
+
+    private ErrorReply checkWrite(WriteRequest w) {
+        long id = w.requestId();
+        ErrorReply e = checkClock(id, w.clock());
+        if (e != null) return e;
+        if (!validParticipants(w.participants())) return invalid(id, "bad participant list " + w.participants());
+        if (!w.participants().contains(self)) return invalid(id, "participants " + w.participants() + " do not include " + self);
+        if (!w.participants().contains(w.coordinator()))
+            return invalid(id, "coordinator " + w.coordinator() + " is not a participant");
+        if (w.writes().isEmpty()) return invalid(id, "no writes");
+        if (w.writes().size() > config.maxKeysPerRequest())
+            return invalid(id, w.writes().size() + " writes, more than the maximum of " + config.maxKeysPerRequest());
+        Set<Key> seen = new HashSet<>();
+        for (KeyValue kv : w.writes()) {
+            e = checkKey(id, kv.key());
+            if (e != null) return e;
+            if (!seen.add(kv.key())) return invalid(id, "key " + kv.key() + " written twice");
+            if (kv.value() == null || kv.value().length == 0) return invalid(id, "empty value for key " + kv.key());
+            if (kv.value().length > config.maxValueBytes())
+                return invalid(id, "value of " + kv.value().length + " bytes for key " + kv.key() + ", more than the maximum of "
+                        + config.maxValueBytes());
+        }
+        return null;
+    }
+
+    private boolean validParticipants(List<Integer> participants) {
+        if (participants.isEmpty() || participants.size() > n) return false;
+        Set<Integer> seen = new HashSet<>();
+        for (Integer p : participants) if (p == null || p < 0 || p >= n || !seen.add(p)) return false;
+        return true;
+    }
+
+    private static ErrorReply invalid(long requestId, String message) {
+        return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, message);
+    }
+
+    @Override
+    public String toString() {
+        return "Partition{" + self + ", sn=" + lastSequence + ", svc[self]=" + svc[self] + ", unsettled=" + unsettled.size()
+                + ", coordinating=" + coordinating.size() + "}";
+    }
+}

@@ -1,0 +1,146 @@
+package io.fastccs.protocol;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Tunables of a partition, in microseconds and bytes. The core never parses configuration files: hosts map their
+ * own settings (cassandra.yaml, command-line flags) onto {@link #builder()}.
+ */
+public final class PartitionConfig {
+    private final long transactionTimeoutMicros;
+    private final long checkIntervalMicros;
+    private final long stabilizationIntervalMicros;
+    private final long stabilizationHeartbeatMicros;
+    private final long gcIntervalMicros;
+    private final long versionRetentionMicros;
+    private final long decisionRetentionMicros;
+    private final int maxKeysPerRequest;
+    private final int maxKeyBytes;
+    private final int maxValueBytes;
+    private final Set<Bug> bugs;
+
+    private PartitionConfig(Builder b, Set<Bug> bugs) {
+        this.transactionTimeoutMicros = positive("transaction timeout", b.transactionTimeoutMicros);
+        this.checkIntervalMicros = positive("check interval", b.checkIntervalMicros);
+        this.stabilizationIntervalMicros = positive("stabilization interval", b.stabilizationIntervalMicros);
+        this.stabilizationHeartbeatMicros = positive("stabilization heartbeat", b.stabilizationHeartbeatMicros);
+        this.gcIntervalMicros = positive("gc interval", b.gcIntervalMicros);
+        this.versionRetentionMicros = positive("version retention", b.versionRetentionMicros);
+        this.decisionRetentionMicros = positive("decision retention", b.decisionRetentionMicros);
+        this.maxKeysPerRequest = (int) positive("max keys per request", b.maxKeysPerRequest);
+        this.maxKeyBytes = (int) positive("max key bytes", b.maxKeyBytes);
+        this.maxValueBytes = (int) positive("max value bytes", b.maxValueBytes);
+        if (decisionRetentionMicros < 2 * transactionTimeoutMicros)
+            throw new IllegalArgumentException("decision retention must be at least twice the transaction timeout");
+        this.bugs = bugs.isEmpty() ? Set.of() : Set.copyOf(bugs);
+    }
+
+    private static long positive(String what, long v) {
+        if (v <= 0) throw new IllegalArgumentException(what + " must be positive, got " + v);
+        return v;
+    }
+
+    public static PartitionConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.transactionTimeoutMicros = transactionTimeoutMicros;
+        b.checkIntervalMicros = checkIntervalMicros;
+        b.stabilizationIntervalMicros = stabilizationIntervalMicros;
+        b.stabilizationHeartbeatMicros = stabilizationHeartbeatMicros;
+        b.gcIntervalMicros = gcIntervalMicros;
+        b.versionRetentionMicros = versionRetentionMicros;
+        b.decisionRetentionMicros = decisionRetentionMicros;
+        b.maxKeysPerRequest = maxKeysPerRequest;
+        b.maxKeyBytes = maxKeyBytes;
+        b.maxValueBytes = maxValueBytes;
+        return b;
+    }
+
+    /** How long a coordinator waits for every participant's vote before it aborts; also bounds a stuck sequence. */
+    public long transactionTimeoutMicros() { return transactionTimeoutMicros; }
+
+    /** How often a participant that prepared over a timeout ago asks the coordinator again. */
+    public long checkIntervalMicros() { return checkIntervalMicros; }
+
+    public long stabilizationIntervalMicros() { return stabilizationIntervalMicros; }
+
+    /** Stabilization is sent even when unchanged this often, so restarted peers catch up. */
+    public long stabilizationHeartbeatMicros() { return stabilizationHeartbeatMicros; }
+
+    public long gcIntervalMicros() { return gcIntervalMicros; }
+
+    /**
+     * How long an overwritten version stays readable by a round two: a round two whose round one is older than
+     * this is refused with SNAPSHOT_EXPIRED (the Eiger-style GC bound).
+     */
+    public long versionRetentionMicros() { return versionRetentionMicros; }
+
+    /**
+     * How long a coordinator remembers a decision at least: a client that lost track of a write must ask for its
+     * outcome within this time (commit decisions are also kept until every participant settled).
+     */
+    public long decisionRetentionMicros() { return decisionRetentionMicros; }
+
+    public int maxKeysPerRequest() { return maxKeysPerRequest; }
+
+    public int maxKeyBytes() { return maxKeyBytes; }
+
+    public int maxValueBytes() { return maxValueBytes; }
+
+    boolean has(Bug bug) {
+        return bugs.contains(bug);
+    }
+
+    /** Test-only: a copy of this configuration with deliberately broken behaviour. */
+    PartitionConfig withBugs(Set<Bug> bugs) {
+        return new PartitionConfig(toBuilder(), bugs.isEmpty() ? EnumSet.noneOf(Bug.class) : EnumSet.copyOf(bugs));
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionConfig{transaction_timeout=" + transactionTimeoutMicros + "us, check_interval=" + checkIntervalMicros
+                + "us, stabilization_interval=" + stabilizationIntervalMicros + "us, gc_interval=" + gcIntervalMicros
+                + "us, version_retention=" + versionRetentionMicros + "us, decision_retention=" + decisionRetentionMicros
+                + "us, max_keys=" + maxKeysPerRequest + ", max_key_bytes=" + maxKeyBytes + ", max_value_bytes=" + maxValueBytes
+                + (bugs.isEmpty() ? "" : ", BUGS=" + bugs) + "}";
+    }
+
+    public static final class Builder {
+        private long transactionTimeoutMicros = 2_000_000;
+        private long checkIntervalMicros = 200_000;
+        private long stabilizationIntervalMicros = 5_000;
+        private long stabilizationHeartbeatMicros = 1_000_000;
+        private long gcIntervalMicros = 500_000;
+        private long versionRetentionMicros = 2_000_000;
+        private long decisionRetentionMicros = 60_000_000;
+        private long maxKeysPerRequest = 1024;
+        private long maxKeyBytes = 65_535;
+        private long maxValueBytes = 1 << 20;
+
+        private Builder() {
+        }
+
+        public Builder transactionTimeoutMicros(long v) { transactionTimeoutMicros = v; return this; }
+        public Builder checkIntervalMicros(long v) { checkIntervalMicros = v; return this; }
+        public Builder stabilizationIntervalMicros(long v) { stabilizationIntervalMicros = v; return this; }
+        public Builder stabilizationHeartbeatMicros(long v) { stabilizationHeartbeatMicros = v; return this; }
+        public Builder gcIntervalMicros(long v) { gcIntervalMicros = v; return this; }
+        public Builder versionRetentionMicros(long v) { versionRetentionMicros = v; return this; }
+        public Builder decisionRetentionMicros(long v) { decisionRetentionMicros = v; return this; }
+        public Builder maxKeysPerRequest(int v) { maxKeysPerRequest = v; return this; }
+        public Builder maxKeyBytes(int v) { maxKeyBytes = v; return this; }
+        public Builder maxValueBytes(int v) { maxValueBytes = v; return this; }
+
+        public PartitionConfig build() {
+            return new PartitionConfig(this, Set.of());
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.fastccs.protocol;
+
+/**
+ * Counters of one partition. Written only by the partition's thread; other threads may read slightly stale
+ * values, which is fine for monitoring.
+ */
+public final class PartitionMetrics {
+    long firstRoundReads;
+    long secondRoundReads;
+    long keysRead;
+    long writesPrepared;
+    long writesCommitted;
+    long writesAborted;
+    long coordinatorTimeouts;
+    long presumedAborts;
+    long checkCommitsSent;
+    long stabilizationsSent;
+    long clockAhead;
+    long versionsCollected;
+    long snapshotsExpired;
+    long requestsRefused;
+    long recoveries;
+
+    public long firstRoundReads() { return firstRoundReads; }
+    public long secondRoundReads() { return secondRoundReads; }
+    public long keysRead() { return keysRead; }
+    public long writesPrepared() { return writesPrepared; }
+    public long writesCommitted() { return writesCommitted; }
+    public long writesAborted() { return writesAborted; }
+    /** Transactions this partition coordinated and aborted because a vote did not arrive in time. */
+    public long coordinatorTimeouts() { return coordinatorTimeouts; }
+    /** Outcome questions about transactions this coordinator never saw, answered with abort. */
+    public long presumedAborts() { return presumedAborts; }
+    public long checkCommitsSent() { return checkCommitsSent; }
+    public long stabilizationsSent() { return stabilizationsSent; }
+    /**
+     * Client clocks whose entry for this partition was ahead of what it has settled. An honest client never
+     * sends one (it only learns settled values), so a non-zero count means a buggy or hostile client.
+     */
+    public long clockAhead() { return clockAhead; }
+    public long versionsCollected() { return versionsCollected; }
+    public long snapshotsExpired() { return snapshotsExpired; }
+    public long requestsRefused() { return requestsRefused; }
+    public long recoveries() { return recoveries; }
+
+    @Override
+    public String toString() {
+        return "reads1=" + firstRoundReads + " reads2=" + secondRoundReads + " prepared=" + writesPrepared
+                + " committed=" + writesCommitted + " aborted=" + writesAborted + " coordTimeouts=" + coordinatorTimeouts
+                + " presumedAborts=" + presumedAborts + " checks=" + checkCommitsSent + " clockAhead=" + clockAhead
+                + " gc=" + versionsCollected + " expired=" + snapshotsExpired + " refused=" + requestsRefused;
+    }
+}

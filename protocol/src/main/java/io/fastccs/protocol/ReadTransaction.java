@@ -1,0 +1,166 @@
+package io.fastccs.protocol;
+
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.messages.SecondRoundRead;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A read-only transaction (algorithm 1, lines 2-19): one round to every partition holding a key, then, only for
+ * partitions whose snapshot does not cover what another partition returned, a second round at the merged clock.
+ * Never more than two rounds, and no partition ever blocks it.
+ */
+public final class ReadTransaction {
+    /** The outcome of a finished read. {@code values} keeps the order the keys were given in. */
+    public record Result(Map<Key, ReadValue> values, int rounds, int secondRoundPartitions) {
+    }
+
+    private enum State { NEW, FIRST_ROUND, SECOND_ROUND, DONE, FAILED }
+
+    private final ClientSession session;
+    private final List<Key> keys;
+    private final TreeMap<Integer, List<Key>> keysByPartition = new TreeMap<>();
+    private final Map<Long, Integer> awaiting = new HashMap<>();
+    private final Map<Integer, ReadReply> firstRound = new HashMap<>();
+    private final Map<Integer, ReadReply> secondRound = new HashMap<>();
+    private State state = State.NEW;
+    private VectorClock merged;
+    private Result result;
+    private ErrorReply failure;
+
+    ReadTransaction(ClientSession session, Collection<Key> keys) {
+        if (keys.isEmpty()) throw new IllegalArgumentException("a read needs at least one key");
+        this.session = session;
+        this.keys = List.copyOf(new LinkedHashSet<>(keys));
+        for (Key k : this.keys)
+            keysByPartition.computeIfAbsent(session.topology().ownerOf(k), p -> new ArrayList<>()).add(k);
+    }
+
+    /** The partitions this read touches. */
+    public Collection<Integer> partitions() {
+        return keysByPartition.keySet();
+    }
+
+    /** Round one: a request to every partition that holds one of the keys. */
+    public List<Outgoing> start() {
+        if (state != State.NEW) throw new IllegalStateException("already started");
+        state = State.FIRST_ROUND;
+        List<Outgoing> out = new ArrayList<>(keysByPartition.size());
+        for (Map.Entry<Integer, List<Key>> e : keysByPartition.entrySet()) {
+            long id = session.nextRequestId();
+            awaiting.put(id, e.getKey());
+            out.add(new Outgoing(e.getKey(), new FirstRoundRead(id, e.getValue(), session.clock())));
+        }
+        return out;
+    }
+
+    /**
+     * Feeds one response; returns the requests to send next (the second round), usually none. Responses to
+     * requests this transaction is not waiting for are ignored.
+     */
+    public List<Outgoing> onResponse(ClientResponse response) {
+        Integer partition = awaiting.remove(response.requestId());
+        if (partition == null || isFinished()) return List.of();
+        if (response instanceof ErrorReply e) {
+            fail(e);
+            return List.of();
+        }
+        if (!(response instanceof ReadReply reply) || reply.values().size() != keysByPartition.get(partition).size()
+                || reply.snapshot().size() != session.clock().size()) {
+            fail(ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a read: " + response));
+            return List.of();
+        }
+        if (state == State.FIRST_ROUND) {
+            firstRound.put(partition, reply);
+            if (firstRound.size() == keysByPartition.size()) return afterFirstRound();
+        } else {
+            secondRound.put(partition, reply);
+            if (awaiting.isEmpty()) finish(2);
+        }
+        return List.of();
+    }
+
+    /** The check of algorithm 1, lines 7-12: partition i is re-read unless svc_i covers ctm_j of every other j. */
+    private List<Outgoing> afterFirstRound() {
+        VectorClock clock = session.clock();
+        for (ReadReply r : firstRound.values()) clock = clock.max(r.maxCommitClock());
+        merged = clock;
+        List<Outgoing> out = new ArrayList<>();
+        if (!session.has(Bug.SKIP_SECOND_ROUND)) {
+            for (Map.Entry<Integer, ReadReply> i : firstRound.entrySet()) {
+                if (coversAll(i.getValue().snapshot())) continue;
+                long id = session.nextRequestId();
+                awaiting.put(id, i.getKey());
+                out.add(new Outgoing(i.getKey(), new SecondRoundRead(id, keysByPartition.get(i.getKey()), merged,
+                        i.getValue().serverTime())));
+            }
+        }
+        if (out.isEmpty()) finish(1);
+        else state = State.SECOND_ROUND;
+        out.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
+        return out;
+    }
+
+    private boolean coversAll(VectorClock snapshot) {
+        for (ReadReply j : firstRound.values())
+            if (!j.maxCommitClock().leq(snapshot)) return false;
+        return true;
+    }
+
+    private void finish(int rounds) {
+        Map<Key, ReadValue> byKey = new HashMap<>();
+        VectorClock clock = merged;
+        for (Map.Entry<Integer, ReadReply> e : firstRound.entrySet()) {
+            ReadReply r = secondRound.getOrDefault(e.getKey(), e.getValue());
+            clock = clock.max(r.maxCommitClock());
+            for (ReadValue v : r.values()) byKey.put(v.key(), v);
+        }
+        Map<Key, ReadValue> ordered = new LinkedHashMap<>();
+        for (Key k : keys) ordered.put(k, byKey.get(k));
+        session.advance(clock);
+        result = new Result(ordered, rounds, secondRound.size());
+        state = State.DONE;
+    }
+
+    private void fail(ErrorReply e) {
+        failure = e;
+        state = State.FAILED;
+        awaiting.clear();
+    }
+
+    public boolean isFinished() {
+        return state == State.DONE || state == State.FAILED;
+    }
+
+    public boolean succeeded() {
+        return state == State.DONE;
+    }
+
+    /** The result, once {@link #succeeded()}. */
+    public Result result() {
+        if (state != State.DONE) throw new IllegalStateException("read not done: " + state);
+        return result;
+    }
+
+    /** Why the read failed, once finished without success. */
+    public ErrorReply failure() {
+        return failure;
+    }
+
+    /** 1 or 2 while running. */
+    public int round() {
+        return state == State.SECOND_ROUND ? 2 : 1;
+    }
+}

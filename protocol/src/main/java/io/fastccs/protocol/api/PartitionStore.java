@@ -1,0 +1,71 @@
+package io.fastccs.protocol.api;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.Version;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Outcome;
+
+import java.util.List;
+
+/**
+ * A partition's durable state: the multiversion data and the log of write transactions it takes part in or
+ * coordinates. Every method is durable when it returns, or (for hosts that batch syncs) before any message sent
+ * after it leaves the node; see {@link PeerSink}. Called from the partition's single thread.
+ */
+public interface PartitionStore {
+
+    /** A write transaction this partition prepared, with its outcome once known. */
+    record TxnRecord(TxnId txnId, long sequence, int coordinator, List<Integer> participants,
+                     List<KeyValue> writes, VectorClock clientClock, Outcome outcome, VectorClock commitClock) {
+        public TxnRecord withOutcome(Outcome outcome, VectorClock commitClock) {
+            return new TxnRecord(txnId, sequence, coordinator, participants, writes, clientClock, outcome, commitClock);
+        }
+    }
+
+    /**
+     * A coordinator's decision (commit with its clock, or abort).
+     *
+     * @param participants the transaction's participants; empty for an abort presumed for a transaction this
+     *                     coordinator never saw
+     */
+    record Decision(TxnId txnId, Outcome outcome, VectorClock commitClock, List<Integer> participants, long decidedAt) {
+    }
+
+    /**
+     * What a restarted partition reads back.
+     *
+     * @param snapshot the last saved snapshot clock, or {@code null} for a partition that never saved one
+     */
+    record Recovered(VectorClock snapshot, List<TxnRecord> transactions, List<Decision> decisions) {
+    }
+
+    /** Records a prepared transaction (outcome UNDECIDED) before its sequence number is told to anyone. */
+    void savePrepared(TxnRecord record);
+
+    /** Records the outcome of a prepared transaction. */
+    void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock);
+
+    /**
+     * Saves the snapshot clock. Its own entry is the settled prefix: every sequence number up to it is settled and
+     * its versions are stored, so the store may drop transaction records up to it. Recovery restores the clock, so
+     * it never goes back behind a value GC relied on.
+     */
+    void saveSnapshot(VectorClock snapshot, int self);
+
+    void saveDecision(Decision decision);
+
+    void forgetDecision(TxnId txnId);
+
+    /** The key's stored versions, newest (highest sequence) first; empty if none. */
+    List<Version> versions(Key key);
+
+    /** Stores a committed version; storing the same (key, sequence) again is harmless. */
+    void putVersion(Key key, Version version);
+
+    /** Removes the key's versions with a sequence below {@code sequence}. */
+    void removeVersionsBelow(Key key, long sequence);
+
+    Recovered recover();
+}

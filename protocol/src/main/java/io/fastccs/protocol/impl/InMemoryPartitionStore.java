@@ -1,0 +1,106 @@
+package io.fastccs.protocol.impl;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.Version;
+import io.fastccs.protocol.api.PartitionStore;
+import io.fastccs.protocol.messages.Outcome;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A {@link PartitionStore} in memory. It survives the {@code Partition} object that uses it, so the simulator
+ * "crashes" a partition by dropping the partition and starting a new one on the same store: exactly what was
+ * written is what a durable store would have kept.
+ */
+public final class InMemoryPartitionStore implements PartitionStore {
+    private final Map<Key, ArrayList<Version>> versions = new HashMap<>();
+    private final TreeMap<Long, TxnRecord> transactions = new TreeMap<>();
+    private final Map<TxnId, Long> sequenceOf = new HashMap<>();
+    private final Map<TxnId, Decision> decisions = new LinkedHashMap<>();
+    private VectorClock snapshot;
+    private long versionCount;
+
+    @Override
+    public void savePrepared(TxnRecord record) {
+        transactions.put(record.sequence(), record);
+        sequenceOf.put(record.txnId(), record.sequence());
+    }
+
+    @Override
+    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) {
+        TxnRecord r = transactions.get(sequence);
+        if (r != null && r.txnId().equals(txnId)) transactions.put(sequence, r.withOutcome(outcome, commitClock));
+    }
+
+    @Override
+    public void saveSnapshot(VectorClock snapshot, int self) {
+        this.snapshot = snapshot;
+        var head = transactions.headMap(snapshot.get(self), true);
+        for (TxnRecord r : head.values()) sequenceOf.remove(r.txnId());
+        head.clear();
+    }
+
+    @Override
+    public void saveDecision(Decision decision) {
+        decisions.put(decision.txnId(), decision);
+    }
+
+    @Override
+    public void forgetDecision(TxnId txnId) {
+        decisions.remove(txnId);
+    }
+
+    @Override
+    public List<Version> versions(Key key) {
+        List<Version> list = versions.get(key);
+        return list == null ? List.of() : list;
+    }
+
+    @Override
+    public void putVersion(Key key, Version version) {
+        ArrayList<Version> list = versions.computeIfAbsent(key, k -> new ArrayList<>(2));
+        int i = 0;
+        while (i < list.size() && list.get(i).sequence() > version.sequence()) i++;
+        if (i < list.size() && list.get(i).sequence() == version.sequence()) return;
+        list.add(i, version); // newest first; commits usually arrive in order, so i is usually 0
+        versionCount++;
+    }
+
+    @Override
+    public void removeVersionsBelow(Key key, long sequence) {
+        ArrayList<Version> list = versions.get(key);
+        if (list == null) return;
+        int before = list.size();
+        list.removeIf(v -> v.sequence() < sequence);
+        versionCount -= before - list.size();
+    }
+
+    @Override
+    public Recovered recover() {
+        return new Recovered(snapshot, List.copyOf(transactions.values()), List.copyOf(decisions.values()));
+    }
+
+    /** Number of stored versions over all keys. */
+    public long versionCount() {
+        return versionCount;
+    }
+
+    public int keyCount() {
+        return versions.size();
+    }
+
+    public int decisionCount() {
+        return decisions.size();
+    }
+
+    public int transactionRecordCount() {
+        return transactions.size();
+    }
+}

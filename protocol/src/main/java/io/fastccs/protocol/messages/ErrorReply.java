@@ -1,0 +1,12 @@
+package io.fastccs.protocol.messages;
+
+/**
+ * A refused request.
+ *
+ * @param owner for {@link ErrorCode#NOT_OWNER}, the partition that owns the key; otherwise -1
+ */
+public record ErrorReply(long requestId, ErrorCode code, String message, int owner) implements ClientResponse {
+    public static ErrorReply of(long requestId, ErrorCode code, String message) {
+        return new ErrorReply(requestId, code, message, -1);
+    }
+}

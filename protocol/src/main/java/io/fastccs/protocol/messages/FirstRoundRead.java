@@ -1,0 +1,16 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.VectorClock;
+
+import java.util.List;
+
+/**
+ * Round one of a read-only transaction ({@code multiget_slice}): the keys this partition owns and the
+ * client's clock. The partition merges the clock into its snapshot and answers with the newest visible versions.
+ */
+public record FirstRoundRead(long requestId, List<Key> keys, VectorClock clock) implements ClientRequest {
+    public FirstRoundRead {
+        keys = List.copyOf(keys);
+    }
+}

@@ -1,0 +1,19 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.VectorClock;
+
+import java.util.List;
+
+/**
+ * A partition's answer to either read round.
+ *
+ * @param snapshot the partition's snapshot vector clock {@code svc} after merging the client's clock
+ * @param maxCommitClock {@code ctm}: the component-wise maximum of the returned versions' commit clocks
+ * @param serverTime the partition's time when it served the read, echoed back by a round two
+ */
+public record ReadReply(long requestId, List<ReadValue> values, VectorClock snapshot, VectorClock maxCommitClock,
+                        long serverTime) implements ClientResponse {
+    public ReadReply {
+        values = List.copyOf(values);
+    }
+}

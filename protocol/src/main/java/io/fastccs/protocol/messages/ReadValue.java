@@ -1,0 +1,32 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.Key;
+
+import java.util.Arrays;
+
+/**
+ * The version of one key a read returned.
+ *
+ * @param value the value, or {@code null} when the key has no version in the snapshot
+ * @param sequence the owning partition's sequence number of that version (its commit clock's own entry), 0 if none
+ */
+public record ReadValue(Key key, byte[] value, long sequence) {
+    public boolean exists() {
+        return value != null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ReadValue rv && key.equals(rv.key) && Arrays.equals(value, rv.value) && sequence == rv.sequence;
+    }
+
+    @Override
+    public int hashCode() {
+        return key.hashCode() * 31 + Long.hashCode(sequence);
+    }
+
+    @Override
+    public String toString() {
+        return key + "@" + sequence + (value == null ? "=∅" : "=" + value.length + "B");
+    }
+}

@@ -1,0 +1,15 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+
+/**
+ * A participant's final answer to a {@link WriteRequest}. A committed reply is sent only once every smaller
+ * sequence number on that partition is settled, so the client may adopt {@code commitClock} once every
+ * participant answered.
+ *
+ * @param commitClock the transaction's commit clock; {@code null} unless {@code outcome} is COMMITTED
+ */
+public record WriteReply(long requestId, TxnId txnId, Outcome outcome, VectorClock commitClock)
+        implements ClientResponse {
+}

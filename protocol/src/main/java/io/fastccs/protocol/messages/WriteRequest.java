@@ -1,0 +1,18 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+
+import java.util.List;
+
+/**
+ * Round one of a write-only transaction ({@code transactional_batch_mutate}): the writes for this partition,
+ * the client's clock, the coordinator chosen by the client and the full set of participants.
+ */
+public record WriteRequest(long requestId, TxnId txnId, int coordinator, List<Integer> participants,
+                           List<KeyValue> writes, VectorClock clock) implements ClientRequest {
+    public WriteRequest {
+        participants = List.copyOf(participants);
+        writes = List.copyOf(writes);
+    }
+}

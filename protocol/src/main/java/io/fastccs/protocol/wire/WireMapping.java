@@ -1,0 +1,419 @@
+package io.fastccs.protocol.wire;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.messages.Abort;
+import io.fastccs.protocol.messages.CheckCommit;
+import io.fastccs.protocol.messages.Commit;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.OutcomeQuery;
+import io.fastccs.protocol.messages.OutcomeReply;
+import io.fastccs.protocol.messages.Prepared;
+import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.WriteReply;
+import io.fastccs.protocol.messages.WriteRequest;
+import io.fastccs.protocol.wire.MalformedFrameException.Kind;
+import io.fastccs.protocol.wire.thrift.Body;
+import io.fastccs.protocol.wire.thrift.Frame;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Maps the records in {@code messages} to the generated Thrift structs and back, checking on the way in
+ * everything Thrift itself does not: presence of every non-optional field, value ranges and per-field limits.
+ *
+ * <p>The generated structs share their simple names with the records, so they are written fully qualified.
+ */
+final class WireMapping {
+    private WireMapping() {
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Records to wire. The sender checks what the receiver would refuse, so a bad message fails where it is made.
+    // ------------------------------------------------------------------------------------------------------------
+
+    static Frame toWire(Message m) {
+        // An instanceof chain because pattern matching for switch is still a preview in Java 17.
+        Body body;
+        if (m instanceof FirstRoundRead r) {
+            body = Body.firstRoundRead(new io.fastccs.protocol.wire.thrift.FirstRoundRead(
+                    r.requestId(), keysToWire(r.keys()), clockToWire(r.clock())));
+        } else if (m instanceof ReadReply r) {
+            List<io.fastccs.protocol.wire.thrift.ReadValue> values = new ArrayList<>(r.values().size());
+            for (ReadValue v : r.values()) {
+                checkSequence(v.sequence(), "ReadValue.sequence");
+                var w = new io.fastccs.protocol.wire.thrift.ReadValue(ByteBuffer.wrap(v.key().unsafeBytes()), v.sequence());
+                if (v.value() != null) w.setValue(v.value());
+                values.add(w);
+            }
+            body = Body.readReply(new io.fastccs.protocol.wire.thrift.ReadReply(r.requestId(), values,
+                    clockToWire(r.snapshot()), clockToWire(r.maxCommitClock()), r.serverTime()));
+        } else if (m instanceof SecondRoundRead r) {
+            body = Body.secondRoundRead(new io.fastccs.protocol.wire.thrift.SecondRoundRead(
+                    r.requestId(), keysToWire(r.keys()), clockToWire(r.clock()), r.firstRoundTime()));
+        } else if (m instanceof WriteRequest r) {
+            checkPartition(r.coordinator(), "WriteRequest.coordinator");
+            List<io.fastccs.protocol.wire.thrift.KeyValue> writes = new ArrayList<>(r.writes().size());
+            for (KeyValue kv : r.writes())
+                writes.add(new io.fastccs.protocol.wire.thrift.KeyValue(
+                        ByteBuffer.wrap(kv.key().unsafeBytes()), ByteBuffer.wrap(kv.value())));
+            body = Body.writeRequest(new io.fastccs.protocol.wire.thrift.WriteRequest(r.requestId(),
+                    txnIdToWire(r.txnId()), r.coordinator(), partitionsToWire(r.participants(), "WriteRequest.participants"),
+                    writes, clockToWire(r.clock())));
+        } else if (m instanceof WriteReply r) {
+            var w = new io.fastccs.protocol.wire.thrift.WriteReply(r.requestId(), txnIdToWire(r.txnId()),
+                    outcomeToWire(r.outcome()));
+            if (r.commitClock() != null) w.setCommitClock(clockToWire(r.commitClock()));
+            body = Body.writeReply(w);
+        } else if (m instanceof Prepared p) {
+            checkPartition(p.from(), "Prepared.from");
+            checkSequence(p.sequence(), "Prepared.sequence");
+            body = Body.prepared(new io.fastccs.protocol.wire.thrift.Prepared(txnIdToWire(p.txnId()), p.from(),
+                    p.sequence(), partitionsToWire(p.participants(), "Prepared.participants")));
+        } else if (m instanceof Commit c) {
+            body = Body.commit(new io.fastccs.protocol.wire.thrift.Commit(txnIdToWire(c.txnId()),
+                    clockToWire(c.commitClock())));
+        } else if (m instanceof Stabilize s) {
+            checkPartition(s.from(), "Stabilize.from");
+            checkSequence(s.settled(), "Stabilize.settled");
+            body = Body.stabilize(new io.fastccs.protocol.wire.thrift.Stabilize(s.from(), s.settled()));
+        } else if (m instanceof Abort a) {
+            body = Body.abort(new io.fastccs.protocol.wire.thrift.Abort(txnIdToWire(a.txnId())));
+        } else if (m instanceof CheckCommit c) {
+            checkPartition(c.from(), "CheckCommit.from");
+            body = Body.checkCommit(new io.fastccs.protocol.wire.thrift.CheckCommit(txnIdToWire(c.txnId()), c.from()));
+        } else if (m instanceof OutcomeQuery q) {
+            body = Body.outcomeQuery(new io.fastccs.protocol.wire.thrift.OutcomeQuery(q.requestId(),
+                    txnIdToWire(q.txnId())));
+        } else if (m instanceof OutcomeReply r) {
+            var w = new io.fastccs.protocol.wire.thrift.OutcomeReply(r.requestId(), txnIdToWire(r.txnId()),
+                    outcomeToWire(r.outcome()));
+            if (r.commitClock() != null) w.setCommitClock(clockToWire(r.commitClock()));
+            body = Body.outcomeReply(w);
+        } else if (m instanceof ErrorReply e) {
+            if (e.owner() < -1) throw new IllegalArgumentException("ErrorReply.owner is a partition or -1, got " + e.owner());
+            var w = new io.fastccs.protocol.wire.thrift.ErrorReply(e.requestId(), errorCodeToWire(e.code()), e.owner());
+            if (e.message() != null) w.setMessage(e.message());
+            body = Body.errorReply(w);
+        } else {
+            throw new IllegalArgumentException("no wire form for " + m);
+        }
+        return new Frame(body);
+    }
+
+    private static List<ByteBuffer> keysToWire(List<Key> keys) {
+        List<ByteBuffer> out = new ArrayList<>(keys.size());
+        // unsafeBytes: the buffers only live until the frame is written, and writing never modifies them.
+        for (Key k : keys) out.add(ByteBuffer.wrap(k.unsafeBytes()));
+        return out;
+    }
+
+    private static List<Long> clockToWire(VectorClock clock) {
+        List<Long> out = new ArrayList<>(clock.size());
+        for (int i = 0; i < clock.size(); i++) out.add(clock.get(i));
+        return out;
+    }
+
+    private static List<Integer> partitionsToWire(List<Integer> partitions, String field) {
+        for (int p : partitions) checkPartition(p, field);
+        return partitions;
+    }
+
+    private static io.fastccs.protocol.wire.thrift.TxnId txnIdToWire(TxnId id) {
+        return new io.fastccs.protocol.wire.thrift.TxnId(id.client(), id.sequence());
+    }
+
+    private static io.fastccs.protocol.wire.thrift.Outcome outcomeToWire(Outcome o) {
+        return switch (o) {
+            case COMMITTED -> io.fastccs.protocol.wire.thrift.Outcome.COMMITTED;
+            case ABORTED -> io.fastccs.protocol.wire.thrift.Outcome.ABORTED;
+            case UNDECIDED -> io.fastccs.protocol.wire.thrift.Outcome.UNDECIDED;
+        };
+    }
+
+    private static io.fastccs.protocol.wire.thrift.ErrorCode errorCodeToWire(ErrorCode c) {
+        return switch (c) {
+            case NOT_OWNER -> io.fastccs.protocol.wire.thrift.ErrorCode.NOT_OWNER;
+            case INVALID_REQUEST -> io.fastccs.protocol.wire.thrift.ErrorCode.INVALID_REQUEST;
+            case SNAPSHOT_EXPIRED -> io.fastccs.protocol.wire.thrift.ErrorCode.SNAPSHOT_EXPIRED;
+            case MALFORMED_FRAME -> io.fastccs.protocol.wire.thrift.ErrorCode.MALFORMED_FRAME;
+            case UNKNOWN_MESSAGE -> io.fastccs.protocol.wire.thrift.ErrorCode.UNKNOWN_MESSAGE;
+            case UNAUTHORIZED -> io.fastccs.protocol.wire.thrift.ErrorCode.UNAUTHORIZED;
+            case OVERLOADED -> io.fastccs.protocol.wire.thrift.ErrorCode.OVERLOADED;
+            case INTERNAL -> io.fastccs.protocol.wire.thrift.ErrorCode.INTERNAL;
+        };
+    }
+
+    private static void checkPartition(int p, String field) {
+        if (p < 0) throw new IllegalArgumentException(field + " must be a partition index >= 0, got " + p);
+    }
+
+    private static void checkSequence(long s, String field) {
+        if (s < 0) throw new IllegalArgumentException(field + " must be a sequence number >= 0, got " + s);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Wire to records.
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * @param bodyFieldId the union field id the protocol saw, to explain an empty body
+     */
+    static Message fromWire(Frame frame, short bodyFieldId, WireLimits limits) throws MalformedFrameException {
+        Body body = frame.getBody();
+        if (body == null) throw missing("Frame.body");
+        Body._Fields type = body.getSetField();
+        if (type == null) throw emptyBody(bodyFieldId);
+        return switch (type) {
+            case FIRST_ROUND_READ -> {
+                var w = body.getFirstRoundRead();
+                yield new FirstRoundRead(
+                        requireSet(w.isSetRequestId(), "FirstRoundRead.requestId", w.getRequestId()),
+                        keys(w.getKeys(), "FirstRoundRead.keys", limits),
+                        clock(w.getClock(), "FirstRoundRead.clock", limits));
+            }
+            case SECOND_ROUND_READ -> {
+                var w = body.getSecondRoundRead();
+                yield new SecondRoundRead(
+                        requireSet(w.isSetRequestId(), "SecondRoundRead.requestId", w.getRequestId()),
+                        keys(w.getKeys(), "SecondRoundRead.keys", limits),
+                        clock(w.getClock(), "SecondRoundRead.clock", limits),
+                        requireSet(w.isSetFirstRoundTime(), "SecondRoundRead.firstRoundTime", w.getFirstRoundTime()));
+            }
+            case WRITE_REQUEST -> {
+                var w = body.getWriteRequest();
+                yield new WriteRequest(
+                        requireSet(w.isSetRequestId(), "WriteRequest.requestId", w.getRequestId()),
+                        txnId(w.getTxnId(), "WriteRequest.txnId"),
+                        partition(w.isSetCoordinator(), w.getCoordinator(), "WriteRequest.coordinator"),
+                        partitions(w.getParticipants(), "WriteRequest.participants", limits),
+                        writes(w.getWrites(), limits),
+                        clock(w.getClock(), "WriteRequest.clock", limits));
+            }
+            case OUTCOME_QUERY -> {
+                var w = body.getOutcomeQuery();
+                yield new OutcomeQuery(
+                        requireSet(w.isSetRequestId(), "OutcomeQuery.requestId", w.getRequestId()),
+                        txnId(w.getTxnId(), "OutcomeQuery.txnId"));
+            }
+            case READ_REPLY -> {
+                var w = body.getReadReply();
+                yield new ReadReply(
+                        requireSet(w.isSetRequestId(), "ReadReply.requestId", w.getRequestId()),
+                        readValues(w.getValues(), limits),
+                        clock(w.getSnapshot(), "ReadReply.snapshot", limits),
+                        clock(w.getMaxCommitClock(), "ReadReply.maxCommitClock", limits),
+                        requireSet(w.isSetServerTime(), "ReadReply.serverTime", w.getServerTime()));
+            }
+            case WRITE_REPLY -> {
+                var w = body.getWriteReply();
+                yield new WriteReply(
+                        requireSet(w.isSetRequestId(), "WriteReply.requestId", w.getRequestId()),
+                        txnId(w.getTxnId(), "WriteReply.txnId"),
+                        outcome(w.getOutcome(), "WriteReply.outcome"),
+                        w.isSetCommitClock() ? clock(w.getCommitClock(), "WriteReply.commitClock", limits) : null);
+            }
+            case OUTCOME_REPLY -> {
+                var w = body.getOutcomeReply();
+                yield new OutcomeReply(
+                        requireSet(w.isSetRequestId(), "OutcomeReply.requestId", w.getRequestId()),
+                        txnId(w.getTxnId(), "OutcomeReply.txnId"),
+                        outcome(w.getOutcome(), "OutcomeReply.outcome"),
+                        w.isSetCommitClock() ? clock(w.getCommitClock(), "OutcomeReply.commitClock", limits) : null);
+            }
+            case ERROR_REPLY -> {
+                var w = body.getErrorReply();
+                int owner = requireSet(w.isSetOwner(), "ErrorReply.owner", w.getOwner());
+                if (owner < -1) throw invalid("ErrorReply.owner is a partition or -1, got " + owner);
+                yield new ErrorReply(
+                        requireSet(w.isSetRequestId(), "ErrorReply.requestId", w.getRequestId()),
+                        errorCode(w.getCode()),
+                        w.getMessage(),
+                        owner);
+            }
+            case PREPARED -> {
+                var w = body.getPrepared();
+                yield new Prepared(
+                        txnId(w.getTxnId(), "Prepared.txnId"),
+                        partition(w.isSetFromPartition(), w.getFromPartition(), "Prepared.fromPartition"),
+                        sequence(w.isSetSequence(), w.getSequence(), "Prepared.sequence"),
+                        partitions(w.getParticipants(), "Prepared.participants", limits));
+            }
+            case COMMIT -> {
+                var w = body.getCommit();
+                yield new Commit(txnId(w.getTxnId(), "Commit.txnId"),
+                        clock(w.getCommitClock(), "Commit.commitClock", limits));
+            }
+            case ABORT -> new Abort(txnId(body.getAbort().getTxnId(), "Abort.txnId"));
+            case CHECK_COMMIT -> {
+                var w = body.getCheckCommit();
+                yield new CheckCommit(txnId(w.getTxnId(), "CheckCommit.txnId"),
+                        partition(w.isSetFromPartition(), w.getFromPartition(), "CheckCommit.fromPartition"));
+            }
+            case STABILIZE -> {
+                var w = body.getStabilize();
+                yield new Stabilize(
+                        partition(w.isSetFromPartition(), w.getFromPartition(), "Stabilize.fromPartition"),
+                        sequence(w.isSetSettled(), w.getSettled(), "Stabilize.settled"));
+            }
+            case RING_REQUEST, RING_REPLY, HELLO, HELLO_REPLY -> throw new MalformedFrameException(Kind.UNKNOWN_MESSAGE,
+                    "message type " + type.getFieldName() + " (body field " + type.getThriftFieldId()
+                            + ") is reserved in the schema but has no record yet");
+        };
+    }
+
+    private static MalformedFrameException emptyBody(short fieldId) {
+        if (fieldId == 0) return new MalformedFrameException(Kind.MALFORMED, "the frame's body holds no message");
+        Body._Fields known = Body._Fields.findByThriftId(fieldId);
+        if (known != null)
+            return new MalformedFrameException(Kind.MALFORMED,
+                    "body field " + fieldId + " (" + known.getFieldName() + ") is not encoded as a struct");
+        return new MalformedFrameException(Kind.UNKNOWN_MESSAGE, "unknown message type: body field " + fieldId);
+    }
+
+    private static MalformedFrameException missing(String field) {
+        return new MalformedFrameException(Kind.MISSING_FIELD, field + " is absent");
+    }
+
+    private static MalformedFrameException invalid(String detail) {
+        return new MalformedFrameException(Kind.INVALID_VALUE, detail);
+    }
+
+    private static MalformedFrameException tooMany(String field, int size, int limit) {
+        return new MalformedFrameException(Kind.LIMIT_EXCEEDED, field + " has " + size + " elements, limit " + limit);
+    }
+
+    private static long requireSet(boolean isSet, String field, long value) throws MalformedFrameException {
+        if (!isSet) throw missing(field);
+        return value;
+    }
+
+    private static int requireSet(boolean isSet, String field, int value) throws MalformedFrameException {
+        if (!isSet) throw missing(field);
+        return value;
+    }
+
+    private static int partition(boolean isSet, int p, String field) throws MalformedFrameException {
+        if (!isSet) throw missing(field);
+        if (p < 0) throw invalid(field + " is a negative partition index: " + p);
+        return p;
+    }
+
+    private static long sequence(boolean isSet, long s, String field) throws MalformedFrameException {
+        if (!isSet) throw missing(field);
+        if (s < 0) throw invalid(field + " is a negative sequence number: " + s);
+        return s;
+    }
+
+    private static VectorClock clock(List<Long> wire, String field, WireLimits limits) throws MalformedFrameException {
+        if (wire == null) throw missing(field);
+        int n = wire.size();
+        if (n == 0) throw invalid(field + " is empty; a vector clock has one entry per partition");
+        if (n > limits.maxClockEntries()) throw tooMany(field, n, limits.maxClockEntries());
+        long[] entries = new long[n];
+        for (int i = 0; i < n; i++) {
+            long e = wire.get(i);
+            if (e < 0) throw invalid(field + "[" + i + "] is negative: " + e);
+            entries[i] = e;
+        }
+        return VectorClock.of(entries);
+    }
+
+    private static List<Integer> partitions(List<Integer> wire, String field, WireLimits limits)
+            throws MalformedFrameException {
+        if (wire == null) throw missing(field);
+        if (wire.size() > limits.maxClockEntries()) throw tooMany(field, wire.size(), limits.maxClockEntries());
+        for (int i = 0; i < wire.size(); i++)
+            if (wire.get(i) < 0) throw invalid(field + "[" + i + "] is a negative partition index: " + wire.get(i));
+        return wire;
+    }
+
+    private static TxnId txnId(io.fastccs.protocol.wire.thrift.TxnId wire, String field) throws MalformedFrameException {
+        if (wire == null) throw missing(field);
+        return new TxnId(requireSet(wire.isSetClient(), field + ".client", wire.getClient()),
+                requireSet(wire.isSetSequence(), field + ".sequence", wire.getSequence()));
+    }
+
+    private static List<Key> keys(List<ByteBuffer> wire, String field, WireLimits limits) throws MalformedFrameException {
+        if (wire == null) throw missing(field);
+        if (wire.size() > limits.maxKeysPerMessage()) throw tooMany(field, wire.size(), limits.maxKeysPerMessage());
+        List<Key> out = new ArrayList<>(wire.size());
+        for (ByteBuffer b : wire) out.add(Key.wrap(copy(b)));
+        return out;
+    }
+
+    private static List<KeyValue> writes(List<io.fastccs.protocol.wire.thrift.KeyValue> wire, WireLimits limits)
+            throws MalformedFrameException {
+        if (wire == null) throw missing("WriteRequest.writes");
+        if (wire.size() > limits.maxKeysPerMessage())
+            throw tooMany("WriteRequest.writes", wire.size(), limits.maxKeysPerMessage());
+        List<KeyValue> out = new ArrayList<>(wire.size());
+        for (var kv : wire) {
+            if (kv.bufferForKey() == null) throw missing("WriteRequest.writes[].key");
+            if (kv.bufferForValue() == null) throw missing("WriteRequest.writes[].value");
+            out.add(new KeyValue(Key.wrap(copy(kv.bufferForKey())), copy(kv.bufferForValue())));
+        }
+        return out;
+    }
+
+    private static List<ReadValue> readValues(List<io.fastccs.protocol.wire.thrift.ReadValue> wire, WireLimits limits)
+            throws MalformedFrameException {
+        if (wire == null) throw missing("ReadReply.values");
+        if (wire.size() > limits.maxKeysPerMessage())
+            throw tooMany("ReadReply.values", wire.size(), limits.maxKeysPerMessage());
+        List<ReadValue> out = new ArrayList<>(wire.size());
+        for (var v : wire) {
+            if (v.bufferForKey() == null) throw missing("ReadReply.values[].key");
+            out.add(new ReadValue(Key.wrap(copy(v.bufferForKey())),
+                    v.isSetValue() ? copy(v.bufferForValue()) : null,
+                    sequence(v.isSetSequence(), v.getSequence(), "ReadReply.values[].sequence")));
+        }
+        return out;
+    }
+
+    private static Outcome outcome(io.fastccs.protocol.wire.thrift.Outcome wire, String field)
+            throws MalformedFrameException {
+        // Thrift decodes an enum value it does not know as null, so absent and unknown look the same here.
+        if (wire == null) throw invalid(field + " is absent or not a known outcome");
+        return switch (wire) {
+            case COMMITTED -> Outcome.COMMITTED;
+            case ABORTED -> Outcome.ABORTED;
+            case UNDECIDED -> Outcome.UNDECIDED;
+        };
+    }
+
+    private static ErrorCode errorCode(io.fastccs.protocol.wire.thrift.ErrorCode wire) throws MalformedFrameException {
+        if (wire == null) throw invalid("ErrorReply.code is absent or not a known error code");
+        return switch (wire) {
+            case NOT_OWNER -> ErrorCode.NOT_OWNER;
+            case INVALID_REQUEST -> ErrorCode.INVALID_REQUEST;
+            case SNAPSHOT_EXPIRED -> ErrorCode.SNAPSHOT_EXPIRED;
+            case MALFORMED_FRAME -> ErrorCode.MALFORMED_FRAME;
+            case UNKNOWN_MESSAGE -> ErrorCode.UNKNOWN_MESSAGE;
+            case UNAUTHORIZED -> ErrorCode.UNAUTHORIZED;
+            case OVERLOADED -> ErrorCode.OVERLOADED;
+            case INTERNAL -> ErrorCode.INTERNAL;
+        };
+    }
+
+    /**
+     * The bytes of a decoded binary. They must be copied: Thrift hands out a view of the frame, whose buffer the
+     * transport is free to reuse once decode returns.
+     */
+    private static byte[] copy(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.get(b.position(), out);
+        return out;
+    }
+}

@@ -1,0 +1,494 @@
+package io.fastccs.protocol.wire;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.WriteRequest;
+import io.fastccs.protocol.wire.MalformedFrameException.Kind;
+import io.fastccs.protocol.wire.thrift.Body;
+import io.fastccs.protocol.wire.thrift.Frame;
+import io.fastccs.protocol.wire.thrift.Hello;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static io.fastccs.protocol.wire.RawFrames.binaryList;
+import static io.fastccs.protocol.wire.RawFrames.frameWithBody;
+import static io.fastccs.protocol.wire.RawFrames.frameWithMessage;
+import static io.fastccs.protocol.wire.RawFrames.i32;
+import static io.fastccs.protocol.wire.RawFrames.i32List;
+import static io.fastccs.protocol.wire.RawFrames.i64;
+import static io.fastccs.protocol.wire.RawFrames.i64List;
+import static io.fastccs.protocol.wire.RawFrames.txnId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+@Timeout(120)
+class WireCodecMalformedTest {
+    /** Body field ids from fastccs.thrift. */
+    private static final int FIRST_ROUND_READ = 1, WRITE_REQUEST = 3, READ_REPLY = 5, WRITE_REPLY = 6,
+            ERROR_REPLY = 8, STABILIZE = 13;
+
+    private static MalformedFrameException decodeFails(byte[] frame) {
+        return decodeFails(frame, WireLimits.DEFAULT);
+    }
+
+    private static MalformedFrameException decodeFails(byte[] frame, WireLimits limits) {
+        return catchThrowableOfType(() -> WireCodec.decode(frame, limits), MalformedFrameException.class);
+    }
+
+    /** A well-formed FirstRoundRead's fields, for frames that then break one thing. */
+    private static void firstRoundReadFields(org.apache.thrift.protocol.TProtocol p) throws TException {
+        i64(p, 1, 5);
+        binaryList(p, 2, 2);
+        i64List(p, 3, 1, 2, 3);
+    }
+
+    @Test
+    void rawFramesMatchTheCodec() throws Exception {
+        // Guards the hand-built frames below: a correct one must decode.
+        byte[] frame = frameWithMessage(FIRST_ROUND_READ, WireCodecMalformedTest::firstRoundReadFields);
+        assertThat(WireCodec.decode(frame)).isEqualTo(new FirstRoundRead(5,
+                List.of(Key.wrap(new byte[]{0}), Key.wrap(new byte[]{1})), VectorClock.of(1, 2, 3)));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Undecodable bytes
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void everyTruncationOfAValidFrameIsMalformed() {
+        List<Message> messages = new ArrayList<>(WireTestMessages.samples());
+        Random rnd = new Random(7);
+        for (int i = 0; i < 200; i++) messages.add(WireTestMessages.random(rnd));
+        for (Message m : messages) {
+            byte[] frame = WireCodec.encode(m);
+            for (int len : truncations(frame.length, rnd)) {
+                MalformedFrameException e = decodeFails(Arrays.copyOf(frame, len));
+                assertThat(e).as("prefix of %d of %d bytes of %s", len, frame.length, m).isNotNull();
+                assertThat(e.kind()).as("prefix of %d of %d bytes of %s", len, frame.length, m).isEqualTo(Kind.MALFORMED);
+            }
+        }
+    }
+
+    /** Every strict prefix length for small frames; for large ones the ends and a random sample of the middle. */
+    private static List<Integer> truncations(int length, Random rnd) {
+        List<Integer> out = new ArrayList<>();
+        if (length <= 8192) {
+            for (int len = 0; len < length; len++) out.add(len);
+        } else {
+            for (int len = 0; len < 2048; len++) out.add(len);
+            for (int len = length - 2048; len < length; len++) out.add(len);
+            for (int i = 0; i < 500; i++) out.add(2048 + rnd.nextInt(length - 4096));
+        }
+        return out;
+    }
+
+    @Test
+    void randomBytesAreMalformedOrAValidMessage() {
+        long seed = Long.getLong("wire.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        int decoded = 0;
+        byte[] garbage = null;
+        try {
+            for (int i = 0; i < 100_000; i++) {
+                garbage = new byte[1 + rnd.nextInt(i % 2 == 0 ? 16 : 300)];
+                rnd.nextBytes(garbage);
+                // Half start like a frame (body field header, then a message field) to get past the first byte.
+                if (i % 2 == 1 && garbage.length > 2) {
+                    garbage[0] = 0x1c;
+                    garbage[1] = (byte) (((1 + rnd.nextInt(13)) << 4) | 0x0c);
+                }
+                if (decodesToAValidMessage(garbage)) decoded++;
+            }
+        } catch (Throwable t) {
+            throw new AssertionError("failed on seed " + seed + " (replay with -Dwire.seed=" + seed + ") for "
+                    + Arrays.toString(garbage), t);
+        }
+        System.out.printf("random garbage: %d of 100000 frames decoded to a valid message%n", decoded);
+    }
+
+    @Test
+    void mutatedFramesAreMalformedOrAValidMessage() {
+        long seed = Long.getLong("wire.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        List<byte[]> frames = new ArrayList<>();
+        for (Message m : WireTestMessages.samples()) {
+            byte[] f = WireCodec.encode(m);
+            if (f.length < 20_000) frames.add(f);
+        }
+        byte[] mutated = null;
+        int decoded = 0;
+        try {
+            for (int i = 0; i < 50_000; i++) {
+                byte[] frame = i % 2 == 0 ? frames.get(rnd.nextInt(frames.size()))
+                        : WireCodec.encode(WireTestMessages.random(rnd));
+                if (frame.length > 20_000) continue;
+                mutated = mutate(frame, rnd);
+                if (decodesToAValidMessage(mutated)) decoded++;
+            }
+        } catch (Throwable t) {
+            throw new AssertionError("failed on seed " + seed + " (replay with -Dwire.seed=" + seed + ") for "
+                    + Arrays.toString(mutated), t);
+        }
+        System.out.printf("mutated frames: %d of 50000 decoded to a valid message%n", decoded);
+    }
+
+    private static byte[] mutate(byte[] frame, Random rnd) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(frame);
+        byte[] b = out.toByteArray();
+        for (int n = 1 + rnd.nextInt(3); n > 0; n--) {
+            int at = rnd.nextInt(b.length);
+            switch (rnd.nextInt(4)) {
+                case 0 -> b[at] ^= (byte) (1 << rnd.nextInt(8));
+                case 1 -> b[at] = (byte) rnd.nextInt(256);
+                case 2 -> { // delete one byte
+                    if (b.length > 1) {
+                        byte[] c = new byte[b.length - 1];
+                        System.arraycopy(b, 0, c, 0, at);
+                        System.arraycopy(b, at + 1, c, at, b.length - at - 1);
+                        b = c;
+                    }
+                }
+                default -> { // insert one byte
+                    byte[] c = new byte[b.length + 1];
+                    System.arraycopy(b, 0, c, 0, at);
+                    c[at] = (byte) rnd.nextInt(256);
+                    System.arraycopy(b, at, c, at + 1, b.length - at);
+                    b = c;
+                }
+            }
+        }
+        return b;
+    }
+
+    /** False if decoding fails as it should; true if it yields a message that itself round-trips. */
+    private static boolean decodesToAValidMessage(byte[] frame) throws MalformedFrameException {
+        Message m;
+        try {
+            m = WireCodec.decode(frame);
+        } catch (MalformedFrameException expected) {
+            return false;
+        }
+        assertThat(WireCodec.decode(WireCodec.encode(m))).isEqualTo(m);
+        return true;
+    }
+
+    @Test
+    void emptyFrameAndTrailingBytesAreMalformed() {
+        assertThat(decodeFails(new byte[0]).kind()).isEqualTo(Kind.MALFORMED);
+        byte[] frame = WireCodec.encode(new Stabilize(1, 2));
+        byte[] longer = Arrays.copyOf(frame, frame.length + 1);
+        MalformedFrameException e = decodeFails(longer);
+        assertThat(e.kind()).isEqualTo(Kind.MALFORMED);
+        assertThat(e).hasMessageContaining("1 bytes left over");
+    }
+
+    @Test
+    void negativeBinaryLengthIsMalformed() throws Exception {
+        byte[] frame = frameWithMessage(FIRST_ROUND_READ, p -> {
+            i64(p, 1, 5);
+            p.writeFieldBegin(new TField("", TType.LIST, (short) 2));
+            p.writeListBegin(new TList(TType.STRING, 1));
+        });
+        // The binary's length varint: -1 as a 32-bit varint, then filler.
+        byte[] withLength = concat(Arrays.copyOf(frame, frame.length - 3),
+                new byte[]{(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 1, 2, 3, 0, 0, 0});
+        assertThat(decodeFails(withLength).kind()).isEqualTo(Kind.MALFORMED);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Unknown message types
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void unknownBodyFieldIsAnUnknownMessageType() throws Exception {
+        byte[] frame = frameWithBody(99, TType.STRUCT, p -> {
+            p.writeStructBegin(new TStruct(""));
+            i64(p, 1, 42);
+            binaryList(p, 2, 3);
+            p.writeFieldStop();
+            p.writeStructEnd();
+        });
+        MalformedFrameException e = decodeFails(frame);
+        assertThat(e.kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
+        assertThat(e).hasMessageContaining("body field 99");
+
+        byte[] scalar = frameWithBody(14, TType.I64, p -> p.writeI64(1));
+        assertThat(decodeFails(scalar).kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
+    }
+
+    @Test
+    void reservedMessagesWithoutRecordsAreUnknownMessageTypes() throws Exception {
+        byte[] frame = RawFrames.bytes(p -> new Frame(Body.hello(new Hello(1))).write(p));
+        MalformedFrameException e = decodeFails(frame);
+        assertThat(e.kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
+        assertThat(e).hasMessageContaining("hello");
+    }
+
+    @Test
+    void knownBodyFieldOfTheWrongTypeIsMalformed() throws Exception {
+        byte[] frame = frameWithBody(FIRST_ROUND_READ, TType.I64, p -> p.writeI64(1));
+        MalformedFrameException e = decodeFails(frame);
+        assertThat(e.kind()).isEqualTo(Kind.MALFORMED);
+        assertThat(e.errorCode()).isEqualTo(ErrorCode.MALFORMED_FRAME);
+    }
+
+    @Test
+    void unknownFieldsAroundAKnownMessageAreSkipped() throws Exception {
+        // A newer peer may add fields to the frame and to a message; this version ignores them.
+        byte[] frame = frameWithMessage(FIRST_ROUND_READ, p -> {
+            firstRoundReadFields(p);
+            i64List(p, 9, 1, 2);
+        });
+        assertThat(WireCodec.decode(frame)).isInstanceOf(FirstRoundRead.class);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Missing fields and invalid values
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void frameWithoutBodyIsMissingAField() throws Exception {
+        byte[] frame = RawFrames.bytes(p -> {
+            p.writeStructBegin(new TStruct(""));
+            p.writeFieldStop();
+            p.writeStructEnd();
+        });
+        MalformedFrameException e = decodeFails(frame);
+        assertThat(e.kind()).isEqualTo(Kind.MISSING_FIELD);
+        assertThat(e).hasMessageContaining("Frame.body");
+    }
+
+    @Test
+    void missingFieldsAreNamed() throws Exception {
+        assertMissing(frameWithMessage(FIRST_ROUND_READ, p -> {
+            binaryList(p, 2, 1);
+            i64List(p, 3, 1);
+        }), "FirstRoundRead.requestId");
+        assertMissing(frameWithMessage(FIRST_ROUND_READ, p -> {
+            i64(p, 1, 5);
+            i64List(p, 3, 1);
+        }), "FirstRoundRead.keys");
+        assertMissing(frameWithMessage(FIRST_ROUND_READ, p -> {
+            i64(p, 1, 5);
+            binaryList(p, 2, 1);
+        }), "FirstRoundRead.clock");
+        assertMissing(frameWithMessage(STABILIZE, p -> i32(p, 1, 0)), "Stabilize.settled");
+        assertMissing(frameWithMessage(WRITE_REPLY, p -> {
+            i64(p, 1, 5);
+            txnId(p, 2, false);
+            i32(p, 3, 0);
+        }), "WriteReply.txnId.client");
+        assertMissing(frameWithMessage(WRITE_REQUEST, p -> {
+            i64(p, 1, 5);
+            txnId(p, 2, true);
+            i32(p, 3, 0);
+            i32List(p, 4, 0);
+            p.writeFieldBegin(new TField("", TType.LIST, (short) 5));
+            p.writeListBegin(new TList(TType.STRUCT, 1));
+            p.writeStructBegin(new TStruct(""));
+            p.writeFieldBegin(new TField("", TType.STRING, (short) 1));
+            p.writeBinary(java.nio.ByteBuffer.wrap(new byte[]{1}));
+            p.writeFieldEnd();
+            p.writeFieldStop();
+            p.writeStructEnd();
+            p.writeListEnd();
+            p.writeFieldEnd();
+            i64List(p, 6, 1);
+        }), "WriteRequest.writes[].value");
+    }
+
+    private static void assertMissing(byte[] frame, String field) {
+        MalformedFrameException e = decodeFails(frame);
+        assertThat(e).as(field).isNotNull();
+        assertThat(e.kind()).as(field).isEqualTo(Kind.MISSING_FIELD);
+        assertThat(e).hasMessageContaining(field);
+    }
+
+    @Test
+    void impossibleValuesAreInvalid() throws Exception {
+        assertInvalid(frameWithMessage(FIRST_ROUND_READ, p -> {
+            i64(p, 1, 5);
+            binaryList(p, 2, 1);
+            i64List(p, 3, 1, -1, 3);
+        }), "FirstRoundRead.clock[1] is negative");
+        assertInvalid(frameWithMessage(FIRST_ROUND_READ, p -> {
+            i64(p, 1, 5);
+            binaryList(p, 2, 1);
+            i64List(p, 3);
+        }), "FirstRoundRead.clock is empty");
+        assertInvalid(frameWithMessage(STABILIZE, p -> {
+            i32(p, 1, -3);
+            i64(p, 2, 0);
+        }), "Stabilize.fromPartition is a negative partition index");
+        assertInvalid(frameWithMessage(STABILIZE, p -> {
+            i32(p, 1, 3);
+            i64(p, 2, -1);
+        }), "Stabilize.settled is a negative sequence number");
+        assertInvalid(frameWithMessage(ERROR_REPLY, p -> {
+            i64(p, 1, 5);
+            i32(p, 2, 0);
+            i32(p, 4, -2);
+        }), "ErrorReply.owner");
+        assertInvalid(frameWithMessage(ERROR_REPLY, p -> {
+            i64(p, 1, 5);
+            i32(p, 2, 1000);
+            i32(p, 4, -1);
+        }), "ErrorReply.code");
+        assertInvalid(frameWithMessage(WRITE_REQUEST, p -> {
+            i64(p, 1, 5);
+            txnId(p, 2, true);
+            i32(p, 3, 0);
+            i32List(p, 4, 0, -7);
+            binaryList(p, 5, 0);
+            i64List(p, 6, 1);
+        }), "WriteRequest.participants[1] is a negative partition index");
+    }
+
+    private static void assertInvalid(byte[] frame, String detail) {
+        MalformedFrameException e = decodeFails(frame);
+        assertThat(e).as(detail).isNotNull();
+        assertThat(e.kind()).as(detail).isEqualTo(Kind.INVALID_VALUE);
+        assertThat(e).hasMessageContaining(detail);
+    }
+
+    @Test
+    void encodeRefusesWhatDecodeWouldRefuse() {
+        assertThatThrownBy(() -> WireCodec.encode(new Stabilize(-1, 0))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> WireCodec.encode(new WriteRequest(1, WireTestMessages.TXN, 0, List.of(0, -1),
+                List.of(), VectorClock.of(0)))).isInstanceOf(IllegalArgumentException.class);
+        // A failed encode leaves the thread's encoder usable.
+        Stabilize ok = new Stabilize(1, 1);
+        assertThat(WireCodec.encode(ok)).isEqualTo(WireCodec.encode(ok));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Limits
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void limitsAreEnforced() {
+        WireLimits tight = new WireLimits(1000, 3, 4);
+        byte[] fourKeys = WireCodec.encode(new FirstRoundRead(1,
+                List.of(Key.of("a"), Key.of("b"), Key.of("c"), Key.of("d")), VectorClock.of(1)));
+        assertThat(decodeFails(fourKeys, tight).kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
+        assertThat(decodeFails(fourKeys, tight)).hasMessageContaining("FirstRoundRead.keys has 4 elements, limit 3");
+
+        byte[] fiveEntries = WireCodec.encode(new FirstRoundRead(1, List.of(), VectorClock.of(1, 2, 3, 4, 5)));
+        assertThat(decodeFails(fiveEntries, tight).kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
+
+        byte[] bigFrame = WireCodec.encode(new WriteRequest(1, WireTestMessages.TXN, 0, List.of(0),
+                List.of(new io.fastccs.protocol.messages.KeyValue(Key.of("k"), new byte[2000])), VectorClock.of(1)));
+        MalformedFrameException e = decodeFails(bigFrame, tight);
+        assertThat(e.kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
+        assertThat(e).hasMessageContaining("exceeds the limit of 1000");
+    }
+
+    /** A frame claiming 2^31 - 1 or 2^31 list elements, under limits that leave only the frame's size to stop it. */
+    @Test
+    void hugeListClaimsFailFastWithoutAllocating() throws Exception {
+        WireLimits lenient = new WireLimits(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE);
+        byte[] maxInt = frameWithMessage(FIRST_ROUND_READ, p -> {
+            i64(p, 1, 5);
+            p.writeFieldBegin(new TField("", TType.LIST, (short) 2));
+            p.writeListBegin(new TList(TType.STRING, Integer.MAX_VALUE));
+            p.writeBinary(java.nio.ByteBuffer.wrap(new byte[]{1}));
+        });
+        byte[] twoToThe31 = concat(frameHeaderThroughBodyField(FIRST_ROUND_READ),
+                new byte[]{0x16, 0x0a, 0x19, (byte) 0xf8, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x08, 0, 0});
+        byte[] structs = frameWithMessage(READ_REPLY, p -> {
+            i64(p, 1, 5);
+            p.writeFieldBegin(new TField("", TType.LIST, (short) 2));
+            p.writeListBegin(new TList(TType.STRUCT, Integer.MAX_VALUE));
+        });
+        byte[] clock = frameWithMessage(FIRST_ROUND_READ, p -> {
+            i64(p, 1, 5);
+            binaryList(p, 2, 0);
+            p.writeFieldBegin(new TField("", TType.LIST, (short) 3));
+            p.writeListBegin(new TList(TType.I64, Integer.MAX_VALUE));
+        });
+        for (byte[] frame : List.of(maxInt, twoToThe31, structs, clock)) {
+            for (WireLimits limits : List.of(lenient, WireLimits.DEFAULT)) {
+                decodeFails(frame, limits); // warm up, so class loading does not count as allocation
+                long before = allocatedBytes();
+                MalformedFrameException e = decodeFails(frame, limits);
+                long allocated = allocatedBytes() - before;
+                assertThat(e).isNotNull();
+                assertThat(e.kind()).isIn(Kind.MALFORMED, Kind.LIMIT_EXCEEDED);
+                assertThat(allocated).as("bytes allocated decoding " + Arrays.toString(frame)).isLessThan(256 << 10);
+            }
+        }
+    }
+
+    /** Frame{1: Body{id: struct{ ... — the bytes up to the message's first field. */
+    private static byte[] frameHeaderThroughBodyField(int bodyFieldId) {
+        return new byte[]{0x1c, (byte) ((bodyFieldId << 4) | 0x0c)};
+    }
+
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+    }
+
+    @Test
+    void deepNestingIsRefusedWithoutOverflowingTheStack() throws Exception {
+        int depth = 200_000;
+        byte[] frame = frameWithBody(99, TType.STRUCT, p -> {
+            for (int i = 0; i < depth; i++) {
+                p.writeStructBegin(new TStruct(""));
+                p.writeFieldBegin(new TField("", TType.STRUCT, (short) 1));
+            }
+            p.writeStructBegin(new TStruct(""));
+            p.writeFieldStop();
+            p.writeStructEnd();
+            for (int i = 0; i < depth; i++) {
+                p.writeFieldEnd();
+                p.writeFieldStop();
+                p.writeStructEnd();
+            }
+        });
+        MalformedFrameException e = decodeFails(frame);
+        assertThat(e.kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
+
+        byte[] lists = concat(frameHeaderThroughBodyField(14), repeat(new byte[]{0x19}, 1),
+                repeat(new byte[]{0x19}, depth)); // list<list<list<...>>> of one element each
+        assertThat(decodeFails(lists)).isNotNull();
+    }
+
+    @Test
+    void decodeNeverThrowsAnythingElse() {
+        // Sanity check of the helper the fuzz tests rely on: a RuntimeException would escape it.
+        Executable decodeGarbage = () -> WireCodec.decode(new byte[]{0x1c, 0x1c, 0x29, (byte) 0xf8, 0x7f});
+        assertThatThrownBy(decodeGarbage::execute).isInstanceOf(MalformedFrameException.class);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) out.writeBytes(p);
+        return out.toByteArray();
+    }
+
+    private static byte[] repeat(byte[] unit, int times) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < times; i++) out.writeBytes(unit);
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,30 @@
+package io.fastccs.sim;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.WriteRequest;
+import io.fastccs.protocol.wire.WireCodec;
+
+/** Sizes of messages as the real wire codec encodes them, and how much of that is keys and values. */
+final class MessageSizes {
+    /** Encoded bytes of the message, plus the 4-byte length prefix of the transport's framing. */
+    int size(Message m) {
+        return WireCodec.encode(m).length + 4;
+    }
+
+    /** Bytes of keys and values the message carries; the rest is metadata (clocks, ids, framing). */
+    static long payload(Message m) {
+        long bytes = 0;
+        if (m instanceof FirstRoundRead r) for (Key k : r.keys()) bytes += k.length();
+        else if (m instanceof SecondRoundRead r) for (Key k : r.keys()) bytes += k.length();
+        else if (m instanceof WriteRequest w) for (KeyValue kv : w.writes()) bytes += kv.key().length() + kv.value().length;
+        else if (m instanceof ReadReply r)
+            for (ReadValue v : r.values()) bytes += v.key().length() + (v.value() == null ? 0 : v.value().length);
+        return bytes;
+    }
+}

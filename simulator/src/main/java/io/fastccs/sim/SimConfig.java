@@ -1,0 +1,128 @@
+package io.fastccs.sim;
+
+import io.fastccs.protocol.PartitionConfig;
+
+/**
+ * Everything a simulation run depends on besides its seed. Defaults follow Table 4.1 of the thesis (5 keys per
+ * read and per write, 128-byte values, 5% writes) and its network (0.5 ms mean delay, 1 Gb/s per node).
+ */
+public record SimConfig(
+        int partitions,
+        int clients,
+        int keysPerRead,
+        int keysPerWrite,
+        double writeFraction,
+        int valueSize,
+        long keys,
+        KeyDistribution distribution,
+        long transactions,
+        boolean fifo,
+        double meanDelayMicros,
+        double bandwidthBitsPerMicro,
+        Faults faults,
+        PartitionConfig partition) {
+
+    /** Which faults to inject, and how often. All zero: a fault-free run. */
+    public record Faults(
+            double messageLoss,
+            double delaySpikeProbability,
+            long delaySpikeMaxMicros,
+            double clientCrashPerWrite,
+            double partitionCrashesPerSecond,
+            long maxDowntimeMicros) {
+        public static Faults none() {
+            return new Faults(0, 0, 0, 0, 0, 0);
+        }
+
+        /** The default fault mix of {@code sim --faults} and the burn test. */
+        public static Faults standard() {
+            return new Faults(0.001, 0.002, 200_000, 0.01, 0.5, 600_000);
+        }
+
+        public boolean any() {
+            return messageLoss > 0 || delaySpikeProbability > 0 || clientCrashPerWrite > 0 || partitionCrashesPerSecond > 0;
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.partitions = partitions;
+        b.clients = clients;
+        b.keysPerRead = keysPerRead;
+        b.keysPerWrite = keysPerWrite;
+        b.writeFraction = writeFraction;
+        b.valueSize = valueSize;
+        b.keys = keys;
+        b.distribution = distribution;
+        b.transactions = transactions;
+        b.fifo = fifo;
+        b.meanDelayMicros = meanDelayMicros;
+        b.bandwidthBitsPerMicro = bandwidthBitsPerMicro;
+        b.faults = faults;
+        b.partition = partition;
+        return b;
+    }
+
+    /** Stabilization every 5 ms up to 64 partitions, then proportionally less often: N^2 messages per round. */
+    public static long defaultStabilizationMicros(int partitions) {
+        return Math.max(5_000, partitions * 80L);
+    }
+
+    @Override
+    public String toString() {
+        return "partitions=" + partitions + " clients=" + clients + " keys/read=" + keysPerRead + " keys/write=" + keysPerWrite
+                + " write-fraction=" + writeFraction + " value-size=" + valueSize + " keys=" + keys + " dist=" + distribution
+                + " txns=" + transactions + " links=" + (fifo ? "fifo" : "reordering") + " faults=" + (faults.any() ? faults : "none");
+    }
+
+    public static final class Builder {
+        private int partitions = 8;
+        private int clients = 64;
+        private int keysPerRead = 5;
+        private int keysPerWrite = 5;
+        private double writeFraction = 0.05;
+        private int valueSize = 128;
+        private long keys = 100_000;
+        private KeyDistribution distribution = KeyDistribution.GAUSSIAN;
+        private long transactions = 20_000;
+        private boolean fifo = true;
+        private double meanDelayMicros = 500;
+        private double bandwidthBitsPerMicro = 1000; // 1 Gb/s
+        private Faults faults = Faults.none();
+        private PartitionConfig partition;
+
+        public Builder partitions(int v) { partitions = v; return this; }
+        public Builder clients(int v) { clients = v; return this; }
+        public Builder keysPerRead(int v) { keysPerRead = v; return this; }
+        public Builder keysPerWrite(int v) { keysPerWrite = v; return this; }
+        public Builder writeFraction(double v) { writeFraction = v; return this; }
+        public Builder valueSize(int v) { valueSize = v; return this; }
+        public Builder keys(long v) { keys = v; return this; }
+        public Builder distribution(KeyDistribution v) { distribution = v; return this; }
+        public Builder transactions(long v) { transactions = v; return this; }
+        public Builder fifo(boolean v) { fifo = v; return this; }
+        public Builder meanDelayMicros(double v) { meanDelayMicros = v; return this; }
+        public Builder bandwidthBitsPerMicro(double v) { bandwidthBitsPerMicro = v; return this; }
+        public Builder faults(Faults v) { faults = v; return this; }
+        public Builder partition(PartitionConfig v) { partition = v; return this; }
+
+        public SimConfig build() {
+            if (partitions < 1 || partitions > 4096) throw new IllegalArgumentException("partitions must be 1..4096");
+            if (clients < 1) throw new IllegalArgumentException("clients must be positive");
+            if (keysPerRead < 1 || keysPerWrite < 1) throw new IllegalArgumentException("keys per transaction must be positive");
+            if (keys < Math.max(keysPerRead, keysPerWrite))
+                throw new IllegalArgumentException("need at least as many keys as one transaction touches");
+            if (writeFraction < 0 || writeFraction > 1) throw new IllegalArgumentException("write fraction must be in [0,1]");
+            if (valueSize < 1) throw new IllegalArgumentException("value size must be positive");
+            if (transactions < 1) throw new IllegalArgumentException("transactions must be positive");
+            PartitionConfig p = partition != null ? partition : PartitionConfig.builder()
+                    .stabilizationIntervalMicros(defaultStabilizationMicros(partitions)).build();
+            return new SimConfig(partitions, clients, keysPerRead, keysPerWrite, writeFraction, valueSize, keys, distribution,
+                    transactions, fifo, meanDelayMicros, bandwidthBitsPerMicro, faults, p);
+        }
+    }
+}

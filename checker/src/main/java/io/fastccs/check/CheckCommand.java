@@ -57,7 +57,8 @@ public final class CheckCommand implements Callable<Integer> {
         try {
             history = PlumeText.read(file, new LinkedHashSet<>(finalSessions));
         } catch (IOException | IllegalArgumentException e) {
-            err.println("cannot read " + file + ": " + e.getMessage());
+            err.println("cannot read " + file + ": "
+                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
             return EXIT_BAD_INPUT;
         }
         long start = System.nanoTime();

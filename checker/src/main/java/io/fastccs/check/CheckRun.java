@@ -629,14 +629,15 @@ final class CheckRun {
         }
     }
 
+    /** Most specific classification first. */
     private static int rank(Kind k) {
-        switch (k) {
-            case NON_CONVERGENCE: return 0;
-            case READ_YOUR_WRITES: return 1;
-            case MONOTONIC_READS: return 2;
-            case FRACTURED_READ: return 3;
-            default: return 4;
-        }
+        return switch (k) {
+            case NON_CONVERGENCE -> 0;
+            case READ_YOUR_WRITES -> 1;
+            case MONOTONIC_READS -> 2;
+            case FRACTURED_READ -> 3;
+            default -> 4;
+        };
     }
 
     /** Why t3's read of t1's value is stale, given that t2 (hb t3) overwrote it and t1 hb t2. */
@@ -664,15 +665,19 @@ final class CheckRun {
         String reader = name(nodeTx[t3]);
         String seen = k + "=" + readVal.get(r) + (t1 == INIT ? " (the initial value)" : " written by "
                 + name(nodeTx[t1]));
-        String over = name(nodeTx[t2]) + " (" + k + "=" + lastWrite(nodeTx[t2], k) + ")";
+        String newer = k + "=" + lastWrite(nodeTx[t2], k);
+        String t2name = name(nodeTx[t2]);
         String text = switch (kind) {
-            case READ_YOUR_WRITES -> reader + " read " + seen + " although its session earlier wrote " + over;
+            case READ_YOUR_WRITES -> reader + " read " + seen + " although its session earlier wrote " + newer
+                    + " in " + t2name;
             case MONOTONIC_READS -> reader + " read " + seen + " although its session had already read the newer "
-                    + k + "=" + lastWrite(nodeTx[t2], k) + " written by " + name(nodeTx[t2]);
-            case FRACTURED_READ -> reader + " read " + seen + " but also read another key from " + over
-                    + ", which overwrote it (fractured read)";
-            case NON_CONVERGENCE -> "after quiescence " + reader + " read " + seen + ", overwritten by " + over;
-            default -> reader + " read " + seen + " but " + over + ", which overwrote it, is in its causal past";
+                    + newer + " written by " + t2name;
+            case FRACTURED_READ -> reader + " read " + seen + " but read another key from " + t2name
+                    + ", which wrote " + newer + " (fractured read)";
+            case NON_CONVERGENCE -> "after quiescence " + reader + " read " + seen + ", overwritten by " + t2name
+                    + " (" + newer + ")";
+            default -> reader + " read " + seen + " but " + t2name + ", which wrote " + newer
+                    + ", is in its causal past";
         };
         List<Long> involved = new ArrayList<>(3);
         if (t1 != INIT) {
@@ -722,7 +727,7 @@ final class CheckRun {
             }
             report(fin ? Kind.NON_CONVERGENCE : Kind.CAUSAL_VIOLATION,
                     "no commit order satisfies causal consistency; cycle " + describeCycle(co, cycle)
-                            + " (a -ww(k by T)-> b: T read k from b after a's write of k was in its causal past)",
+                            + " (a -ww(k by T)-> b: T read k from b although a, which also wrote k, was in T's causal past)",
                     cycleTxns(co, cycle), cycleKey(co, cycle));
         }
     }

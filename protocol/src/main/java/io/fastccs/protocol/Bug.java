@@ -12,5 +12,10 @@ public enum Bug {
     /** A participant answers a committed write before every smaller sequence number on it is settled. */
     EARLY_WRITE_REPLY,
     /** Partitions do not merge the client's clock into their snapshot. */
-    IGNORE_CLIENT_CLOCK
+    IGNORE_CLIENT_CLOCK,
+    /**
+     * The thesis read literally: a key's newest version is the one with the highest sequence number, so two
+     * concurrent transactions that overlap on two partitions can each win on one of them.
+     */
+    NEWEST_BY_SEQUENCE
 }

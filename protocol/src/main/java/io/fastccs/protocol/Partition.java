@@ -291,12 +291,18 @@ public final class Partition {
             ReadValue value = null;
             if (config.has(Bug.EXPOSE_PENDING)) value = newestPending(key, maxCommit);
             if (value == null) {
+                Version found = null;
                 for (Version v : store.versions(key)) {
-                    if (v.commitClock().leq(at)) {
-                        v.commitClock().maxInto(maxCommit);
-                        value = new ReadValue(key, v.value(), v.sequence());
+                    if (!v.commitClock().leq(at)) continue;
+                    if (!config.has(Bug.NEWEST_BY_SEQUENCE)) {
+                        found = v;
                         break;
                     }
+                    if (found == null || v.sequence() > found.sequence()) found = v;
+                }
+                if (found != null) {
+                    found.commitClock().maxInto(maxCommit);
+                    value = new ReadValue(key, found.value(), found.sequence());
                 }
             }
             values.add(value != null ? value : new ReadValue(key, null, 0));
@@ -628,7 +634,7 @@ public final class Partition {
                 }
             int count = versions.size();
             if (keep >= 0 && keep < count - 1) {
-                store.removeVersionsBelow(key, versions.get(keep).sequence());
+                store.removeVersionsOlderThan(key, versions.get(keep));
                 metrics.versionsCollected += count - 1 - keep;
             }
             if (keep == 0 || count <= 1) it.remove(); // only one version left that any read can want
@@ -696,9 +702,15 @@ public final class Partition {
         return null;
     }
 
+    /** Far above any real sequence number, and low enough that the sum of 4096 entries cannot overflow. */
+    static final long MAX_CLOCK_ENTRY = 1L << 50;
+
     private ErrorReply checkClock(long requestId, VectorClock clock) {
         if (clock.size() != n)
             return invalid(requestId, "clock of " + clock.size() + " entries for a cluster of " + n + " partitions");
+        for (int k = 0; k < n; k++)
+            if (clock.get(k) > MAX_CLOCK_ENTRY)
+                return invalid(requestId, "clock entry " + k + " is " + clock.get(k) + ", beyond any sequence number");
         return null;
     }
 

@@ -10,6 +10,7 @@ import java.util.Arrays;
  */
 public final class VectorClock {
     private final long[] entries;
+    private long sum = -1;
 
     private VectorClock(long[] entries) {
         this.entries = entries;
@@ -86,6 +87,27 @@ public final class VectorClock {
         long[] out = entries.clone();
         out[i] = value;
         return new VectorClock(out);
+    }
+
+    /** The sum of the entries: strictly larger for a clock that is causally later (component-wise greater). */
+    public long sum() {
+        long s = sum;
+        if (s < 0) {
+            s = 0;
+            for (long e : entries) s += e;
+            sum = s;
+        }
+        return s;
+    }
+
+    /**
+     * A total order on clocks that every partition computes alike and that extends the causal (component-wise)
+     * order: first by {@link #sum()}, then lexicographically. Versions of a key are ordered by their commit
+     * clocks in this order, so all partitions agree which of two concurrent transactions wrote last.
+     */
+    public static int compareArbitration(VectorClock a, VectorClock b) {
+        int c = Long.compare(a.sum(), b.sum());
+        return c != 0 ? c : Arrays.compare(a.entries, b.entries);
     }
 
     private void checkSize(int n) {

@@ -46,6 +46,8 @@ public final class SimCommand implements Callable<Integer> {
     long transactionTimeoutMs = 2000;
     @Option(names = "--history", description = "write the history to FILE in the Plume text format")
     Path history;
+    @Option(names = "--burn-seed", description = "replay the burn test's run for SEED: its random configuration and seed (ignores the workload options)")
+    Long burnSeed;
 
     @Override
     public Integer call() throws Exception {
@@ -60,6 +62,10 @@ public final class SimCommand implements Callable<Integer> {
                 .distribution(KeyDistribution.parse(dist)).transactions(txns).fifo(!reorder)
                 .faults(faults ? SimConfig.Faults.standard() : SimConfig.Faults.none())
                 .partition(partition.build()).build();
+        if (burnSeed != null) {
+            s = burnSeed;
+            config = BurnConfigs.forSeed(burnSeed);
+        }
         long started = System.nanoTime();
         SimResult result = new Simulation(config, s).run();
         String report = result.report();

@@ -590,12 +590,12 @@ public final class Simulation {
                 }
                 for (Op op : r.ops) {
                     Recorded best = newestCommitted.get(op.key());
-                    int owner = topology.ownerOf(key(op.key()));
-                    if (best == null || best.commitClock.get(owner) < r.commitClock.get(owner)) newestCommitted.put(op.key(), r);
+                    if (best == null || VectorClock.compareArbitration(best.commitClock, r.commitClock) < 0)
+                        newestCommitted.put(op.key(), r);
                 }
             }
         }
-        // What the checker cannot know: the newest committed version of each key, by its owner's sequence number.
+        // What the checker cannot know: which committed write of each key is the newest, in the arbitration order.
         for (Map.Entry<Long, Recorded> e : newestCommitted.entrySet()) {
             long k = e.getKey();
             Recorded w = e.getValue();

@@ -58,14 +58,14 @@ public interface PartitionStore {
 
     void forgetDecision(TxnId txnId);
 
-    /** The key's stored versions, newest (highest sequence) first; empty if none. */
+    /** The key's stored versions, newest first in {@link Version#NEWEST_FIRST} order; empty if none. */
     List<Version> versions(Key key);
 
     /** Stores a committed version; storing the same (key, sequence) again is harmless. */
     void putVersion(Key key, Version version);
 
-    /** Removes the key's versions with a sequence below {@code sequence}. */
-    void removeVersionsBelow(Key key, long sequence);
+    /** Removes the key's versions that are older than {@code newestKept} in {@link Version#NEWEST_FIRST} order. */
+    void removeVersionsOlderThan(Key key, Version newestKept);
 
     Recovered recover();
 }

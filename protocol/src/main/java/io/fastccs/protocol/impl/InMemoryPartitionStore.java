@@ -66,19 +66,19 @@ public final class InMemoryPartitionStore implements PartitionStore {
     @Override
     public void putVersion(Key key, Version version) {
         ArrayList<Version> list = versions.computeIfAbsent(key, k -> new ArrayList<>(2));
+        for (Version v : list) if (v.sequence() == version.sequence()) return;
         int i = 0;
-        while (i < list.size() && list.get(i).sequence() > version.sequence()) i++;
-        if (i < list.size() && list.get(i).sequence() == version.sequence()) return;
-        list.add(i, version); // newest first; commits usually arrive in order, so i is usually 0
+        while (i < list.size() && Version.NEWEST_FIRST.compare(list.get(i), version) < 0) i++;
+        list.add(i, version); // newest first; usually i is 0
         versionCount++;
     }
 
     @Override
-    public void removeVersionsBelow(Key key, long sequence) {
+    public void removeVersionsOlderThan(Key key, Version newestKept) {
         ArrayList<Version> list = versions.get(key);
         if (list == null) return;
         int before = list.size();
-        list.removeIf(v -> v.sequence() < sequence);
+        list.removeIf(v -> Version.NEWEST_FIRST.compare(v, newestKept) > 0);
         versionCount -= before - list.size();
     }
 

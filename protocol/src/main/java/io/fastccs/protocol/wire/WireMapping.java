@@ -53,7 +53,8 @@ final class WireMapping {
             List<io.fastccs.protocol.wire.thrift.ReadValue> values = new ArrayList<>(r.values().size());
             for (ReadValue v : r.values()) {
                 checkSequence(v.sequence(), "ReadValue.sequence");
-                var w = new io.fastccs.protocol.wire.thrift.ReadValue(ByteBuffer.wrap(v.key().unsafeBytes()), v.sequence());
+                var w = new io.fastccs.protocol.wire.thrift.ReadValue(
+                        ByteBuffer.wrap(v.key().unsafeBytes()), v.sequence());
                 if (v.value() != null) w.setValue(v.value());
                 values.add(w);
             }
@@ -69,8 +70,8 @@ final class WireMapping {
                 writes.add(new io.fastccs.protocol.wire.thrift.KeyValue(
                         ByteBuffer.wrap(kv.key().unsafeBytes()), ByteBuffer.wrap(kv.value())));
             body = Body.writeRequest(new io.fastccs.protocol.wire.thrift.WriteRequest(r.requestId(),
-                    txnIdToWire(r.txnId()), r.coordinator(), partitionsToWire(r.participants(), "WriteRequest.participants"),
-                    writes, clockToWire(r.clock())));
+                    txnIdToWire(r.txnId()), r.coordinator(),
+                    partitionsToWire(r.participants(), "WriteRequest.participants"), writes, clockToWire(r.clock())));
         } else if (m instanceof WriteReply r) {
             var w = new io.fastccs.protocol.wire.thrift.WriteReply(r.requestId(), txnIdToWire(r.txnId()),
                     outcomeToWire(r.outcome()));
@@ -102,8 +103,10 @@ final class WireMapping {
             if (r.commitClock() != null) w.setCommitClock(clockToWire(r.commitClock()));
             body = Body.outcomeReply(w);
         } else if (m instanceof ErrorReply e) {
-            if (e.owner() < -1) throw new IllegalArgumentException("ErrorReply.owner is a partition or -1, got " + e.owner());
-            var w = new io.fastccs.protocol.wire.thrift.ErrorReply(e.requestId(), errorCodeToWire(e.code()), e.owner());
+            if (e.owner() < -1)
+                throw new IllegalArgumentException("ErrorReply.owner is a partition or -1, got " + e.owner());
+            var w = new io.fastccs.protocol.wire.thrift.ErrorReply(
+                    e.requestId(), errorCodeToWire(e.code()), e.owner());
             if (e.message() != null) w.setMessage(e.message());
             body = Body.errorReply(w);
         } else {
@@ -339,13 +342,15 @@ final class WireMapping {
         return wire;
     }
 
-    private static TxnId txnId(io.fastccs.protocol.wire.thrift.TxnId wire, String field) throws MalformedFrameException {
+    private static TxnId txnId(io.fastccs.protocol.wire.thrift.TxnId wire, String field)
+            throws MalformedFrameException {
         if (wire == null) throw missing(field);
         return new TxnId(requireSet(wire.isSetClient(), field + ".client", wire.getClient()),
                 requireSet(wire.isSetSequence(), field + ".sequence", wire.getSequence()));
     }
 
-    private static List<Key> keys(List<ByteBuffer> wire, String field, WireLimits limits) throws MalformedFrameException {
+    private static List<Key> keys(List<ByteBuffer> wire, String field, WireLimits limits)
+            throws MalformedFrameException {
         if (wire == null) throw missing(field);
         if (wire.size() > limits.maxKeysPerMessage()) throw tooMany(field, wire.size(), limits.maxKeysPerMessage());
         List<Key> out = new ArrayList<>(wire.size());

@@ -18,7 +18,6 @@ import org.apache.thrift.protocol.TStruct;
 import org.apache.thrift.protocol.TType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.function.Executable;
 
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
@@ -37,7 +36,6 @@ import static io.fastccs.protocol.wire.RawFrames.i64List;
 import static io.fastccs.protocol.wire.RawFrames.txnId;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 @Timeout(120)
 class WireCodecMalformedTest {
@@ -49,8 +47,18 @@ class WireCodecMalformedTest {
         return decodeFails(frame, WireLimits.DEFAULT);
     }
 
+    /** The exception decoding {@code frame} throws; fails the test if it decodes or throws anything else. */
     private static MalformedFrameException decodeFails(byte[] frame, WireLimits limits) {
-        return catchThrowableOfType(() -> WireCodec.decode(frame, limits), MalformedFrameException.class);
+        try {
+            Message m = WireCodec.decode(frame, limits);
+            throw new AssertionError("decoded " + m + " from " + describe(frame));
+        } catch (MalformedFrameException e) {
+            return e;
+        }
+    }
+
+    private static String describe(byte[] frame) {
+        return frame.length <= 256 ? Arrays.toString(frame) : frame.length + " bytes";
     }
 
     /** A well-formed FirstRoundRead's fields, for frames that then break one thing. */
@@ -76,12 +84,11 @@ class WireCodecMalformedTest {
     void everyTruncationOfAValidFrameIsMalformed() {
         List<Message> messages = new ArrayList<>(WireTestMessages.samples());
         Random rnd = new Random(7);
-        for (int i = 0; i < 200; i++) messages.add(WireTestMessages.random(rnd));
+        for (int i = 0; i < 100; i++) messages.add(WireTestMessages.random(rnd));
         for (Message m : messages) {
             byte[] frame = WireCodec.encode(m);
             for (int len : truncations(frame.length, rnd)) {
                 MalformedFrameException e = decodeFails(Arrays.copyOf(frame, len));
-                assertThat(e).as("prefix of %d of %d bytes of %s", len, frame.length, m).isNotNull();
                 assertThat(e.kind()).as("prefix of %d of %d bytes of %s", len, frame.length, m).isEqualTo(Kind.MALFORMED);
             }
         }
@@ -90,12 +97,12 @@ class WireCodecMalformedTest {
     /** Every strict prefix length for small frames; for large ones the ends and a random sample of the middle. */
     private static List<Integer> truncations(int length, Random rnd) {
         List<Integer> out = new ArrayList<>();
-        if (length <= 8192) {
+        if (length <= 4096) {
             for (int len = 0; len < length; len++) out.add(len);
         } else {
-            for (int len = 0; len < 2048; len++) out.add(len);
-            for (int len = length - 2048; len < length; len++) out.add(len);
-            for (int i = 0; i < 500; i++) out.add(2048 + rnd.nextInt(length - 4096));
+            for (int len = 0; len < 1024; len++) out.add(len);
+            for (int len = length - 1024; len < length; len++) out.add(len);
+            for (int i = 0; i < 256; i++) out.add(1024 + rnd.nextInt(length - 2048));
         }
         return out;
     }
@@ -119,7 +126,7 @@ class WireCodecMalformedTest {
             }
         } catch (Throwable t) {
             throw new AssertionError("failed on seed " + seed + " (replay with -Dwire.seed=" + seed + ") for "
-                    + Arrays.toString(garbage), t);
+                    + describe(garbage), t);
         }
         System.out.printf("random garbage: %d of 100000 frames decoded to a valid message%n", decoded);
     }
@@ -136,8 +143,8 @@ class WireCodecMalformedTest {
         byte[] mutated = null;
         int decoded = 0;
         try {
-            for (int i = 0; i < 50_000; i++) {
-                byte[] frame = i % 2 == 0 ? frames.get(rnd.nextInt(frames.size()))
+            for (int i = 0; i < 40_000; i++) {
+                byte[] frame = i % 4 != 0 ? frames.get(rnd.nextInt(frames.size()))
                         : WireCodec.encode(WireTestMessages.random(rnd));
                 if (frame.length > 20_000) continue;
                 mutated = mutate(frame, rnd);
@@ -145,15 +152,13 @@ class WireCodecMalformedTest {
             }
         } catch (Throwable t) {
             throw new AssertionError("failed on seed " + seed + " (replay with -Dwire.seed=" + seed + ") for "
-                    + Arrays.toString(mutated), t);
+                    + describe(mutated), t);
         }
-        System.out.printf("mutated frames: %d of 50000 decoded to a valid message%n", decoded);
+        System.out.printf("mutated frames: %d of 40000 decoded to a valid message%n", decoded);
     }
 
     private static byte[] mutate(byte[] frame, Random rnd) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(frame);
-        byte[] b = out.toByteArray();
+        byte[] b = frame.clone();
         for (int n = 1 + rnd.nextInt(3); n > 0; n--) {
             int at = rnd.nextInt(b.length);
             switch (rnd.nextInt(4)) {
@@ -202,16 +207,11 @@ class WireCodecMalformedTest {
     }
 
     @Test
-    void negativeBinaryLengthIsMalformed() throws Exception {
-        byte[] frame = frameWithMessage(FIRST_ROUND_READ, p -> {
-            i64(p, 1, 5);
-            p.writeFieldBegin(new TField("", TType.LIST, (short) 2));
-            p.writeListBegin(new TList(TType.STRING, 1));
-        });
-        // The binary's length varint: -1 as a 32-bit varint, then filler.
-        byte[] withLength = concat(Arrays.copyOf(frame, frame.length - 3),
-                new byte[]{(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 1, 2, 3, 0, 0, 0});
-        assertThat(decodeFails(withLength).kind()).isEqualTo(Kind.MALFORMED);
+    void negativeBinaryLengthIsMalformed() {
+        // FirstRoundRead{1: requestId 5, 2: list of one binary whose length varint says -1}.
+        byte[] frame = concat(frameHeaderThroughBodyField(FIRST_ROUND_READ), new byte[]{0x16, 0x0a, 0x19, 0x18,
+                (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 1, 2, 3, 0, 0, 0});
+        assertThat(decodeFails(frame).kind()).isEqualTo(Kind.MALFORMED);
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -319,7 +319,6 @@ class WireCodecMalformedTest {
 
     private static void assertMissing(byte[] frame, String field) {
         MalformedFrameException e = decodeFails(frame);
-        assertThat(e).as(field).isNotNull();
         assertThat(e.kind()).as(field).isEqualTo(Kind.MISSING_FIELD);
         assertThat(e).hasMessageContaining(field);
     }
@@ -366,7 +365,6 @@ class WireCodecMalformedTest {
 
     private static void assertInvalid(byte[] frame, String detail) {
         MalformedFrameException e = decodeFails(frame);
-        assertThat(e).as(detail).isNotNull();
         assertThat(e.kind()).as(detail).isEqualTo(Kind.INVALID_VALUE);
         assertThat(e).hasMessageContaining(detail);
     }
@@ -432,7 +430,6 @@ class WireCodecMalformedTest {
                 long before = allocatedBytes();
                 MalformedFrameException e = decodeFails(frame, limits);
                 long allocated = allocatedBytes() - before;
-                assertThat(e).isNotNull();
                 assertThat(e.kind()).isIn(Kind.MALFORMED, Kind.LIMIT_EXCEEDED);
                 assertThat(allocated).as("bytes allocated decoding " + Arrays.toString(frame)).isLessThan(256 << 10);
             }
@@ -468,16 +465,9 @@ class WireCodecMalformedTest {
         MalformedFrameException e = decodeFails(frame);
         assertThat(e.kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
 
-        byte[] lists = concat(frameHeaderThroughBodyField(14), repeat(new byte[]{0x19}, 1),
-                repeat(new byte[]{0x19}, depth)); // list<list<list<...>>> of one element each
-        assertThat(decodeFails(lists)).isNotNull();
-    }
-
-    @Test
-    void decodeNeverThrowsAnythingElse() {
-        // Sanity check of the helper the fuzz tests rely on: a RuntimeException would escape it.
-        Executable decodeGarbage = () -> WireCodec.decode(new byte[]{0x1c, 0x1c, 0x29, (byte) 0xf8, 0x7f});
-        assertThatThrownBy(decodeGarbage::execute).isInstanceOf(MalformedFrameException.class);
+        // In an unknown message: a list field (0x19), then list headers of one list each (0x19), over and over.
+        byte[] lists = concat(frameHeaderThroughBodyField(14), repeat(new byte[]{0x19}, depth));
+        assertThat(decodeFails(lists).kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
     }
 
     private static byte[] concat(byte[]... parts) {

@@ -1,0 +1,30 @@
+package io.fastccs.protocol;
+
+import java.util.EnumSet;
+import java.util.function.Consumer;
+
+/**
+ * Test-only access to the deliberately broken protocol variants of {@link Bug}: the only way to switch them on.
+ * Lives in the test tree (shipped to other modules' tests as the test-jar), so production code cannot reach it.
+ */
+public final class BrokenVariants {
+    private BrokenVariants() {
+    }
+
+    /** Whether the bug lives in the client library rather than in the partitions. */
+    public static boolean clientSide(Bug bug) {
+        return bug == Bug.SKIP_SECOND_ROUND;
+    }
+
+    /** {@code base} with the bug switched on, if it is a partition bug. */
+    public static PartitionConfig partitionConfig(PartitionConfig base, Bug bug) {
+        return clientSide(bug) ? base : base.withBugs(EnumSet.of(bug));
+    }
+
+    /** A hook for new client sessions that switches the bug on, if it is a client bug. */
+    public static Consumer<ClientSession> sessionHook(Bug bug) {
+        return session -> {
+            if (clientSide(bug)) session.withBugs(EnumSet.of(bug));
+        };
+    }
+}

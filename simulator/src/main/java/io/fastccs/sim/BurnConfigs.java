@@ -1,0 +1,47 @@
+package io.fastccs.sim;
+
+import io.fastccs.protocol.PartitionConfig;
+
+import java.util.SplittableRandom;
+
+/**
+ * Random simulation configurations for the burn test, each a function of one seed, so a failing seed replays
+ * with {@code bin/fastccs sim --burn-seed SEED}. Small key spaces and short timeouts make contention, stuck
+ * sequence numbers and GC happen often in few transactions.
+ */
+public final class BurnConfigs {
+    private BurnConfigs() {
+    }
+
+    public static SimConfig forSeed(long seed) {
+        SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        int partitions = 2 + r.nextInt(15);
+        boolean faults = r.nextInt(3) > 0;
+        KeyDistribution dist = KeyDistribution.values()[r.nextInt(KeyDistribution.values().length)];
+        long timeoutMicros = 200_000 + r.nextLong(800_000);
+        PartitionConfig partition = PartitionConfig.builder()
+                .transactionTimeoutMicros(timeoutMicros)
+                .versionRetentionMicros(timeoutMicros)
+                .checkIntervalMicros(50_000 + r.nextLong(100_000))
+                .stabilizationIntervalMicros(1_000 + r.nextLong(10_000))
+                .stabilizationHeartbeatMicros(200_000)
+                .gcIntervalMicros(50_000 + r.nextLong(200_000))
+                .decisionRetentionMicros(60_000_000)
+                .build();
+        return SimConfig.builder()
+                .partitions(partitions)
+                .clients(4 + r.nextInt(61))
+                .keysPerRead(1 + r.nextInt(8))
+                .keysPerWrite(1 + r.nextInt(8))
+                .writeFraction(0.05 + r.nextDouble() * 0.45)
+                .valueSize(8 + r.nextInt(120))
+                .keys(8 + r.nextLong(dist == KeyDistribution.UNIFORM ? 200 : 2000))
+                .distribution(dist)
+                .transactions(1_000 + r.nextLong(2_000))
+                .fifo(r.nextBoolean())
+                .faults(faults ? new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 2.0, 2 * timeoutMicros)
+                        : SimConfig.Faults.none())
+                .partition(partition)
+                .build();
+    }
+}

@@ -1,0 +1,37 @@
+package io.fastccs.sim;
+
+import io.fastccs.check.CheckResult;
+import io.fastccs.protocol.Bug;
+import io.fastccs.protocol.BrokenVariants;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The checker must be able to fail: each deliberately broken protocol variant is run on burn configurations until
+ * the TCC checker reports an anomaly, which must happen within a bounded number of seeds. Seeds are fixed, so the
+ * number each variant needs is stable and reported.
+ */
+class BrokenVariantsTest {
+    private static final int MAX_SEEDS = 40;
+
+    @ParameterizedTest
+    @EnumSource(Bug.class)
+    void checkerCatchesBrokenVariant(Bug bug) {
+        for (int i = 0; i < MAX_SEEDS; i++) {
+            long seed = 1000 + i;
+            SimConfig base = BurnConfigs.forSeed(seed);
+            SimConfig broken = base.toBuilder().faults(SimConfig.Faults.none())
+                    .partition(BrokenVariants.partitionConfig(base.partition(), bug)).build();
+            SimResult result = new Simulation(broken, seed, BrokenVariants.sessionHook(bug)).run();
+            CheckResult check = result.check();
+            if (!check.ok()) {
+                System.out.printf("broken variant %s caught by the checker at seed %d (%d seeds): %s%n",
+                        bug, seed, i + 1, check.counts());
+                return;
+            }
+        }
+        assertThat(false).as("the checker did not catch broken variant %s within %d seeds", bug, MAX_SEEDS).isTrue();
+    }
+}

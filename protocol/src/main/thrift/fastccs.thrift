@@ -253,7 +253,10 @@ struct Hello {
 /** The answer to a Hello: the protocol version the node will speak and the partition it serves. */
 struct HelloReply {
   1: i32 version
+  /** The answering node's partition index. */
   2: optional i32 partition
+  /** The number of partitions in the cluster: the size of every vector clock. */
+  3: optional i32 partitions
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,6 +3,11 @@ package io.fastccs.protocol.wire;
 import io.fastccs.protocol.Key;
 import io.fastccs.protocol.TxnId;
 import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.messages.Hello;
+import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.CheckCommit;
 import io.fastccs.protocol.messages.Commit;
@@ -109,6 +114,27 @@ final class WireMapping {
                     e.requestId(), errorCodeToWire(e.code()), e.owner());
             if (e.message() != null) w.setMessage(e.message());
             body = Body.errorReply(w);
+        } else if (m instanceof Hello h) {
+            var w = new io.fastccs.protocol.wire.thrift.Hello(h.version());
+            if (h.partition() >= 0) w.setPartition(h.partition());
+            if (h.user() != null) w.setUser(h.user());
+            if (h.password() != null) w.setPassword(h.password());
+            body = Body.hello(w);
+        } else if (m instanceof HelloReply h) {
+            checkPartition(h.partition(), "HelloReply.partition");
+            var w = new io.fastccs.protocol.wire.thrift.HelloReply(h.version());
+            w.setPartition(h.partition());
+            w.setPartitions(h.partitions());
+            body = Body.helloReply(w);
+        } else if (m instanceof RingRequest r) {
+            body = Body.ringRequest(new io.fastccs.protocol.wire.thrift.RingRequest(r.requestId()));
+        } else if (m instanceof RingReply r) {
+            List<io.fastccs.protocol.wire.thrift.RingMember> members = new ArrayList<>(r.members().size());
+            for (RingMember rm : r.members()) {
+                checkPartition(rm.partition(), "RingMember.partition");
+                members.add(new io.fastccs.protocol.wire.thrift.RingMember(rm.partition(), rm.host(), rm.port(), rm.token(), rm.alive()));
+            }
+            body = Body.ringReply(new io.fastccs.protocol.wire.thrift.RingReply(r.requestId(), members));
         } else {
             throw new IllegalArgumentException("no wire form for " + m);
         }
@@ -270,9 +296,33 @@ final class WireMapping {
                         partition(w.isSetFromPartition(), w.getFromPartition(), "Stabilize.fromPartition"),
                         sequence(w.isSetSettled(), w.getSettled(), "Stabilize.settled"));
             }
-            case RING_REQUEST, RING_REPLY, HELLO, HELLO_REPLY -> throw new MalformedFrameException(Kind.UNKNOWN_MESSAGE,
-                    "message type " + type.getFieldName() + " (body field " + type.getThriftFieldId()
-                            + ") is reserved in the schema but has no record yet");
+            case HELLO -> {
+                var w = body.getHello();
+                yield new Hello(requireSet(w.isSetVersion(), "Hello.version", w.getVersion()),
+                        w.isSetPartition() ? partition(true, w.getPartition(), "Hello.partition") : -1,
+                        w.isSetUser() ? w.getUser() : null, w.isSetPassword() ? w.getPassword() : null);
+            }
+            case HELLO_REPLY -> {
+                var w = body.getHelloReply();
+                yield new HelloReply(requireSet(w.isSetVersion(), "HelloReply.version", w.getVersion()),
+                        partition(w.isSetPartition(), w.getPartition(), "HelloReply.partition"),
+                        requireSet(w.isSetPartitions(), "HelloReply.partitions", w.getPartitions()));
+            }
+            case RING_REQUEST -> new RingRequest(
+                    requireSet(body.getRingRequest().isSetRequestId(), "RingRequest.requestId", body.getRingRequest().getRequestId()));
+            case RING_REPLY -> {
+                var w = body.getRingReply();
+                if (!w.isSetMembers()) throw missing("RingReply.members");
+                if (w.getMembers().size() > limits.maxClockEntries()) throw tooMany("RingReply.members", w.getMembers().size(), limits.maxClockEntries());
+                List<RingMember> members = new ArrayList<>(w.getMembers().size());
+                for (var rm : w.getMembers()) {
+                    if (rm == null || !rm.isSetHost()) throw missing("RingMember.host");
+                    members.add(new RingMember(partition(rm.isSetPartition(), rm.getPartition(), "RingMember.partition"), rm.getHost(),
+                            requireSet(rm.isSetPort(), "RingMember.port", rm.getPort()),
+                            requireSet(rm.isSetToken(), "RingMember.token", rm.getToken()), rm.isAlive()));
+                }
+                yield new RingReply(requireSet(w.isSetRequestId(), "RingReply.requestId", w.getRequestId()), members);
+            }
         };
     }
 

@@ -237,14 +237,6 @@ class WireCodecMalformedTest {
     }
 
     @Test
-    void reservedMessagesWithoutRecordsAreUnknownMessageTypes() throws Exception {
-        byte[] frame = RawFrames.bytes(p -> new Frame(Body.hello(new Hello(1))).write(p));
-        MalformedFrameException e = decodeFails(frame);
-        assertThat(e.kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
-        assertThat(e).hasMessageContaining("hello");
-    }
-
-    @Test
     void knownBodyFieldOfTheWrongTypeIsMalformed() throws Exception {
         byte[] frame = frameWithBody(FIRST_ROUND_READ, TType.I64, p -> p.writeI64(1));
         MalformedFrameException e = decodeFails(frame);

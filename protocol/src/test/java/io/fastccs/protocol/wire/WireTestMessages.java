@@ -19,6 +19,11 @@ import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.Hello;
+import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
 
@@ -76,7 +81,15 @@ final class WireTestMessages {
                 new Abort(TXN),
                 new CheckCommit(TXN, 2),
                 new Stabilize(0, 0),
-                new Stabilize(Integer.MAX_VALUE, Long.MAX_VALUE));
+                new Stabilize(Integer.MAX_VALUE, Long.MAX_VALUE),
+                Hello.client(null, null),
+                Hello.client("cassandra", "sécret"),
+                Hello.peer(3),
+                new HelloReply(1, 0, 3),
+                new RingRequest(19),
+                new RingReply(20, List.of()),
+                new RingReply(21, List.of(new RingMember(0, "127.0.0.1", 9142, Long.MIN_VALUE + 1, true),
+                        new RingMember(1, "::1", 9142, 0, false), new RingMember(2, "node-3.example", 65535, Long.MAX_VALUE, true))));
     }
 
     static VectorClock clockOf(int n, Function<Integer, Long> entry) {
@@ -116,7 +129,17 @@ final class WireTestMessages {
                 () -> new Commit(txnId(rnd), clock(rnd, partitions)),
                 () -> new Abort(txnId(rnd)),
                 () -> new CheckCommit(txnId(rnd), rnd.nextInt(partitions)),
-                () -> new Stabilize(rnd.nextInt(partitions), sequence(rnd)));
+                () -> new Stabilize(rnd.nextInt(partitions), sequence(rnd)),
+                () -> new Hello(rnd.nextInt(3), rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
+                        rnd.nextBoolean() ? null : randomText(rnd), rnd.nextBoolean() ? null : randomText(rnd)),
+                () -> new HelloReply(rnd.nextInt(3), rnd.nextInt(partitions), partitions),
+                () -> new RingRequest(rnd.nextLong()),
+                () -> {
+                    List<RingMember> members = new java.util.ArrayList<>();
+                    for (int i = 0; i < rnd.nextInt(5); i++)
+                        members.add(new RingMember(i, randomText(rnd), rnd.nextInt(65536), rnd.nextLong(), rnd.nextBoolean()));
+                    return new RingReply(rnd.nextLong(), members);
+                });
         return makers.get(rnd.nextInt(makers.size())).get();
     }
 

@@ -1,0 +1,74 @@
+package io.fastccs.sim;
+
+import io.fastccs.protocol.PartitionConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code bin/fastccs experiment sim-rounds}: the simulated side of figure 4.8 of the thesis. Runs the Table 4.1
+ * workload on 8, 64 and 1024 simulated partitions at several write fractions and records throughput (simulated),
+ * the share of reads that needed a second round, latencies and metadata per transaction, each history checked.
+ */
+@Command(name = "sim-rounds", mixinStandardHelpOptions = true,
+        description = "Second-round share and throughput against partitions and write fraction, on the simulator.")
+public final class RoundsExperiment implements Callable<Integer> {
+    @Option(names = "--partitions", split = ",", description = "partition counts (default: ${DEFAULT-VALUE})")
+    List<Integer> partitions = List.of(8, 64, 1024);
+    @Option(names = "--write-fractions", split = ",", description = "write fractions (default: ${DEFAULT-VALUE})")
+    List<Double> writeFractions = List.of(0.01, 0.05, 0.2, 0.5);
+    @Option(names = "--txns", description = "transactions per run (default: ${DEFAULT-VALUE})")
+    long txns = 20_000;
+    @Option(names = "--clients", description = "client sessions, the same for every size: the thesis's fixed workload (default: ${DEFAULT-VALUE})")
+    int clients = 64;
+    @Option(names = "--seed", description = "seed of every run (default: ${DEFAULT-VALUE})")
+    long seed = 1;
+    @Option(names = "--out", description = "CSV file (default: ${DEFAULT-VALUE})")
+    Path out = Path.of("results/sim-rounds.csv");
+
+    @Override
+    public Integer call() throws Exception {
+        if (out.getParent() != null) Files.createDirectories(out.getParent());
+        boolean clean = true;
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out))) {
+            csv.println("partitions,write_fraction,seed,transactions,throughput_txn_per_s,second_round_share,rounds_per_read,"
+                    + "read_p50_ms,read_p99_ms,write_mean_ms,write_p99_ms,messages_per_txn,bytes_per_txn,metadata_bytes_per_txn,anomalies,verdict");
+            System.out.printf("%10s %6s %12s %10s %9s %9s %10s %11s %9s%n", "partitions", "writes", "txn/s(sim)",
+                    "2nd-round", "read p99", "write p99", "msgs/txn", "meta B/txn", "verdict");
+            for (int n : partitions) {
+                for (double wf : writeFractions) {
+                    SimConfig config = SimConfig.builder().partitions(n).clients(clients).writeFraction(wf).transactions(txns)
+                            .partition(PartitionConfig.builder().stabilizationIntervalMicros(SimConfig.defaultStabilizationMicros(n)).build())
+                            .build();
+                    SimResult r = new Simulation(config, seed).run();
+                    SimStats s = r.stats();
+                    double t = Math.max(1, s.transactions());
+                    String verdict = r.clean() ? "CLEAN" : "FAILED";
+                    clean &= r.clean();
+                    csv.printf(Locale.ROOT, "%d,%.2f,%d,%d,%.0f,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.1f,%.0f,%.0f,%d,%s%n", n, wf, seed,
+                            s.transactions(), s.throughput(), s.secondRoundShare(), s.meanRoundsPerRead(),
+                            s.readLatency().quantile(0.5) / 1000.0, s.readLatency().quantile(0.99) / 1000.0,
+                            s.writeLatency().mean() / 1000, s.writeLatency().quantile(0.99) / 1000.0,
+                            s.messages() / t, s.bytes() / t, s.metadataBytes() / t, r.check().totalAnomalies(), verdict);
+                    csv.flush();
+                    System.out.printf(Locale.ROOT, "%10d %6.2f %12.0f %9.3f%% %7.2fms %7.2fms %10.1f %11.0f %9s%n", n, wf,
+                            s.throughput(), 100 * s.secondRoundShare(), s.readLatency().quantile(0.99) / 1000.0,
+                            s.writeLatency().quantile(0.99) / 1000.0, s.messages() / t, s.metadataBytes() / t, verdict);
+                }
+            }
+        }
+        System.out.println("wrote " + out);
+        return clean ? 0 : 1;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new RoundsExperiment()).execute(args));
+    }
+}

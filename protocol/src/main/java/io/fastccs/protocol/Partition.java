@@ -75,6 +75,7 @@ public final class Partition {
     private final Map<TxnId, Remembered> recentlySettled = new LinkedHashMap<>();
     /** Aborts that arrived before the write request (the client's request to us was slow). */
     private final Map<TxnId, Long> earlyAborts = new LinkedHashMap<>();
+    private final Map<TxnId, Integer> earlyAbortSenders = new java.util.HashMap<>();
     /** Transactions we coordinate that are still collecting votes. */
     private final Map<TxnId, Coordination> coordinating = new LinkedHashMap<>();
     /** Our decisions as coordinator, in decision order, kept for late participants and clients. */
@@ -187,12 +188,22 @@ public final class Partition {
         }
         if (recovered.snapshot() != null || !recovered.transactions().isEmpty() || !recovered.decisions().isEmpty())
             metrics.recoveries++;
-        // Votes we collected as coordinator were volatile and are gone: no commit was decided for these (a decision
-        // is durable before it is sent), so aborting them is safe and frees the participants at once.
         for (LocalTxn t : List.copyOf(pending.values())) {
-            if (t.record.coordinator() == self && !decisions.containsKey(t.record.txnId()))
+            if (t.record.coordinator() != self) continue;
+            Decision d = decisions.get(t.record.txnId());
+            if (d == null) {
+                // Votes we collected as coordinator were volatile and are gone: no commit was decided (a decision is
+                // durable before it is sent), so aborting is safe and frees the participants at once.
                 decide(t.record.txnId(), t.record.participants(), Outcome.ABORTED, null);
+            } else {
+                // Decided before the crash but maybe not sent, and not applied here: finish both now.
+                PeerMessage m = d.outcome() == Outcome.COMMITTED ? new Commit(d.txnId(), d.commitClock()) : new Abort(d.txnId());
+                for (int p : d.participants()) if (p != self) peers.send(p, m);
+                if (d.outcome() == Outcome.COMMITTED) commitLocal(t, d.commitClock());
+                else abortLocal(t);
+            }
         }
+        gcCandidates.addAll(store.keysWithOlderVersions());
         advanceSettled();
     }
 
@@ -342,7 +353,13 @@ public final class Partition {
             return;
         }
         Decision decided = decisions.get(id);
-        if (earlyAborts.containsKey(id) || (decided != null && decided.outcome() == Outcome.ABORTED)) {
+        if (decided != null) {
+            // We coordinate it and decided it, so our own part was prepared and (not being pending) is settled.
+            reply.reply(new WriteReply(w.requestId(), id, decided.outcome(), decided.commitClock()));
+            return;
+        }
+        Integer abortedBy = earlyAborts.get(id) == null ? null : earlyAbortSenders.get(id);
+        if (abortedBy != null && abortedBy == w.coordinator()) {
             reply.reply(new WriteReply(w.requestId(), id, Outcome.ABORTED, null));
             return;
         }
@@ -361,6 +378,10 @@ public final class Partition {
 
         if (w.coordinator() == self) {
             Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(time.nowMicros()));
+            if (c.participants != null && !sameSet(c.participants, w.participants())) {
+                abortConflicting(id, c, w.participants());
+                return;
+            }
             c.participants = w.participants();
             c.clientClock = w.clock();
             c.votes.put(self, sequence);
@@ -388,8 +409,8 @@ public final class Partition {
     public void onPeerMessage(int from, PeerMessage message) {
         if (from < 0 || from >= n || from == self) return;
         if (message instanceof Prepared p) onPrepared(from, p);
-        else if (message instanceof Commit c) onCommit(c);
-        else if (message instanceof Abort a) onAbort(a);
+        else if (message instanceof Commit c) onCommit(from, c);
+        else if (message instanceof Abort a) onAbort(from, a);
         else if (message instanceof CheckCommit c) onCheckCommit(from, c);
         else if (message instanceof Stabilize s) onStabilize(from, s);
         else throw new IllegalArgumentException("unknown peer message " + message);
@@ -413,8 +434,23 @@ public final class Partition {
         }
         Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(time.nowMicros()));
         if (c.participants == null) c.participants = p.participants();
+        else if (!sameSet(c.participants, p.participants())) {
+            abortConflicting(id, c, p.participants());
+            return;
+        }
         c.votes.put(from, p.sequence());
         maybeCommit(id, c);
+    }
+
+    /** Participants were told different participant lists: a broken client. The transaction cannot commit. */
+    private void abortConflicting(TxnId id, Coordination c, List<Integer> other) {
+        java.util.TreeSet<Integer> everyone = new java.util.TreeSet<>(c.participants);
+        everyone.addAll(other);
+        decide(id, List.copyOf(everyone), Outcome.ABORTED, null);
+    }
+
+    private static boolean sameSet(List<Integer> a, List<Integer> b) {
+        return a.size() == b.size() && new HashSet<>(a).equals(new HashSet<>(b));
     }
 
     private void maybeCommit(TxnId id, Coordination c) {
@@ -428,6 +464,7 @@ public final class Partition {
 
     /** Records the decision durably, tells the other participants, then applies it here. */
     private void decide(TxnId id, List<Integer> participants, Outcome outcome, VectorClock commitClock) {
+        if (decisions.containsKey(id)) throw new IllegalStateException("transaction " + id + " is already decided");
         Decision d = new Decision(id, outcome, commitClock, participants == null ? List.of() : participants,
                 time.nowMicros());
         store.saveDecision(d);
@@ -450,9 +487,10 @@ public final class Partition {
         return decisions.get(id);
     }
 
-    private void onCommit(Commit c) {
+    private void onCommit(int from, Commit c) {
         LocalTxn t = pending.get(c.txnId());
         if (t == null || c.commitClock().size() != n) return; // duplicate, or not ours
+        if (from != t.record.coordinator()) return; // only the coordinator decides
         if (c.commitClock().get(self) != t.sequence()) {
             discardDuplicate(t, c.commitClock());
             return;
@@ -473,10 +511,14 @@ public final class Partition {
         if (replyTo != null) replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, commitClock));
     }
 
-    private void onAbort(Abort a) {
+    private void onAbort(int from, Abort a) {
         LocalTxn t = pending.get(a.txnId());
-        if (t != null) abortLocal(t);
-        else if (!recentlySettled.containsKey(a.txnId())) earlyAborts.put(a.txnId(), time.nowMicros());
+        if (t != null) {
+            if (from == t.record.coordinator()) abortLocal(t);
+        } else if (!recentlySettled.containsKey(a.txnId())) {
+            earlyAborts.put(a.txnId(), time.nowMicros());
+            earlyAbortSenders.put(a.txnId(), from); // honoured only if the write names this sender as coordinator
+        }
     }
 
     private void onCheckCommit(int from, CheckCommit c) {
@@ -615,14 +657,15 @@ public final class Partition {
     private void collectGarbage(long now) {
         svcHistory.addLast(new SvcSample(now, svc.clone()));
         long horizon = now - config.versionRetentionMicros();
-        while (svcHistory.size() > 1 && svcHistory.peekFirst().at() <= horizon) {
+        // Strictly older than the horizon: a round two whose round one was exactly at the horizon is still allowed.
+        while (svcHistory.size() > 1 && svcHistory.peekFirst().at() < horizon) {
             Iterator<SvcSample> it = svcHistory.iterator();
             it.next();
-            if (it.next().at() <= horizon) svcHistory.pollFirst();
+            if (it.next().at() < horizon) svcHistory.pollFirst();
             else break;
         }
         SvcSample old = svcHistory.peekFirst();
-        if (old == null || old.at() > horizon) return;
+        if (old == null || old.at() >= horizon) return;
         for (Iterator<Key> it = gcCandidates.iterator(); it.hasNext(); ) {
             Key key = it.next();
             List<Version> versions = store.versions(key);
@@ -661,6 +704,7 @@ public final class Partition {
         long settledBefore = now - 2 * config.transactionTimeoutMicros();
         recentlySettled.values().removeIf(r -> r.at() <= settledBefore);
         earlyAborts.values().removeIf(at -> at <= before);
+        earlyAbortSenders.keySet().retainAll(earlyAborts.keySet());
     }
 
     private boolean settledEverywhere(Decision d) {

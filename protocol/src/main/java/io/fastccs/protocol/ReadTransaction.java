@@ -78,7 +78,8 @@ public final class ReadTransaction {
             return List.of();
         }
         if (!(response instanceof ReadReply reply) || reply.values().size() != keysByPartition.get(partition).size()
-                || reply.snapshot().size() != session.clock().size()) {
+                || reply.snapshot().size() != session.clock().size()
+                || reply.maxCommitClock().size() != session.clock().size()) {
             fail(ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a read: " + response));
             return List.of();
         }

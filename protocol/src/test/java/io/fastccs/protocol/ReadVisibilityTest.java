@@ -245,6 +245,34 @@ class ReadVisibilityTest {
         assertThat(c.p(1).metrics().clockAhead()).isZero();
     }
 
+    /**
+     * T1 and T2 both write a (on A=0) and b (on B=1) and get opposite sequence orders: T1 is first on A, T2 first on B.
+     * Every reader must see the same one win on both partitions.
+     */
+    static TestCluster concurrentOverlappingWrites(TestCluster c, Key a, Key b) {
+        Txn t1 = c.txn(0, a, "t1", b, "t1");
+        Txn t2 = c.txn(1, a, "t2", b, "t2");
+        t1.sendTo(0); // A: sn 1
+        t2.sendTo(1); // B: sn 1
+        t2.sendTo(0); // A: sn 2
+        t1.sendTo(1); // B: sn 2
+        c.deliverAll();
+        c.stabilizeAll();
+        return c;
+    }
+
+    @Test
+    void concurrentWritesThatOverlapOnTwoPartitionsWinInTheSameOrderOnBoth() {
+        TestCluster c = new TestCluster(2);
+        Key a = c.key(0, 0), b = c.key(1, 0);
+        concurrentOverlappingWrites(c, a, b);
+        assertThat(c.disks[0].versions(a)).extracting(Version::commitClock).containsExactly(clock(2, 1), clock(1, 2));
+        ReadTransaction read = c.runRead(c.session(3).read(List.of(a, b)));
+        assertThat(read.result().values().values()).extracting(TestCluster::str)
+                .as("equal sums, so [2,1] (T2) is newer than [1,2] (T1) on both partitions").containsExactly("t2", "t2");
+        assertThat(read.result().rounds()).isEqualTo(1);
+    }
+
     @Test
     void readsAreAnsweredAtOnceEvenWhileWritesOnTheSameKeysAreUndecided() {
         TestCluster c = new TestCluster(2);

@@ -214,6 +214,11 @@ final class TestCluster {
         }
 
         @Override
+        public java.util.Collection<io.fastccs.protocol.Key> keysWithOlderVersions() {
+            return disk.keysWithOlderVersions();
+        }
+
+        @Override
         public Recovered recover() {
             return disk.recover();
         }

@@ -2,7 +2,6 @@ package io.fastccs.protocol;
 
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.TestCluster.Txn;
-import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.Prepared;

@@ -68,4 +68,12 @@ public interface PartitionStore {
     void removeVersionsOlderThan(Key key, Version newestKept);
 
     Recovered recover();
+
+    /**
+     * Keys that hold more than one version, so a restarted partition's GC looks at them again. A store that cannot
+     * tell cheaply may return any subset; uncollected old versions only cost space.
+     */
+    default java.util.Collection<Key> keysWithOlderVersions() {
+        return java.util.List.of();
+    }
 }

@@ -87,6 +87,13 @@ public final class InMemoryPartitionStore implements PartitionStore {
         return new Recovered(snapshot, List.copyOf(transactions.values()), List.copyOf(decisions.values()));
     }
 
+    @Override
+    public java.util.Collection<Key> keysWithOlderVersions() {
+        List<Key> keys = new ArrayList<>();
+        for (Map.Entry<Key, ArrayList<Version>> e : versions.entrySet()) if (e.getValue().size() > 1) keys.add(e.getKey());
+        return keys;
+    }
+
     /** Number of stored versions over all keys. */
     public long versionCount() {
         return versionCount;

@@ -1,0 +1,86 @@
+package io.fastccs.protocol;
+
+import io.fastccs.protocol.TestCluster.ReplyBox;
+import io.fastccs.protocol.TestCluster.Txn;
+import org.junit.jupiter.api.Test;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static io.fastccs.protocol.TestCluster.bytes;
+import static io.fastccs.protocol.TestCluster.str;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The focused scenarios of the other tests can fail: each deliberately broken variant ({@link Bug}) changes the
+ * observable outcome that the corresponding correct-behaviour test asserts.
+ */
+class BugVariantSensitivityTest {
+
+    private static TestCluster broken(int n, Bug bug) {
+        return new TestCluster(n, TestCluster.defaultConfig().withBugs(EnumSet.of(bug)));
+    }
+
+    @Test
+    void earlyWriteReplyAnswersACommitWhileASmallerSequenceNumberIsUndecided() {
+        TestCluster c = broken(3, Bug.EARLY_WRITE_REPLY);
+        Txn t1 = c.txn(1, c.key(0, 0), "t1", c.key(1, 0), "t1");
+        Txn t2 = c.txn(2, c.key(0, 1), "t2", c.key(2, 0), "t2");
+        t1.sendTo(0);
+        ReplyBox t2At0 = t2.sendTo(0);
+        t2.sendTo(2);
+        c.deliverAll(TestCluster.about(t2.id));
+        assertThat(t2At0.answered()).as("the broken variant answers before sn 1 settles").isTrue();
+        assertThat(c.p(0).snapshot().get(0)).isZero();
+    }
+
+    @Test
+    void exposePendingShowsAnUndecidedWrite() {
+        TestCluster c = broken(2, Bug.EXPOSE_PENDING);
+        Key k = c.key(0, 0);
+        c.txn(1, k, "pending", c.key(1, 0), "x").sendTo(0);
+        assertThat(str(c.readNow(0, k))).isEqualTo("pending");
+    }
+
+    @Test
+    void ignoringTheClientClockLosesReadYourWrites() {
+        TestCluster c = broken(3, Bug.IGNORE_CLIENT_CLOCK);
+        Key a = c.key(0, 0), b = c.key(1, 0);
+        ClientSession writer = c.session(1);
+        assertThat(c.runWrite(writer.write(Map.of(a, bytes("mine"), b, bytes("mine")), new Random(11))).isConfirmed()).isTrue();
+        ReadTransaction read = c.runRead(writer.read(List.of(a, b)));
+        assertThat(read.result().values().values()).extracting(TestCluster::str).containsExactly(null, null);
+    }
+
+    @Test
+    void skippingTheSecondRoundReturnsAFracturedRead() {
+        TestCluster c = new TestCluster(3);
+        Key a = c.key(0, 0), b = c.key(1, 0);
+        Txn t0 = c.txn(0, a, "t0", b, "t0");
+        t0.sendTo(0);
+        t0.sendTo(1);
+        c.deliverAll();
+        c.stabilizeAll();
+        Txn t = c.txn(1, a, "t", b, "t");
+        t.sendTo(0);
+        t.sendTo(1);
+        c.deliverAll();
+        c.stabilize(1, 0);
+        ClientSession reader = c.session(99);
+        reader.withBugs(EnumSet.of(Bug.SKIP_SECOND_ROUND));
+        ReadTransaction read = c.runRead(reader.read(List.of(a, b)));
+        assertThat(read.result().rounds()).isEqualTo(1);
+        assertThat(read.result().values().values()).extracting(TestCluster::str).containsExactly("t", "t0");
+    }
+
+    @Test
+    void newestBySequenceLetsEachOfTwoConcurrentWritesWinOnOnePartition() {
+        TestCluster c = broken(2, Bug.NEWEST_BY_SEQUENCE);
+        Key a = c.key(0, 0), b = c.key(1, 0);
+        ReadVisibilityTest.concurrentOverlappingWrites(c, a, b);
+        ReadTransaction read = c.runRead(c.session(3).read(List.of(a, b)));
+        assertThat(read.result().values().values()).extracting(TestCluster::str).containsExactly("t2", "t1");
+    }
+}

@@ -1,0 +1,227 @@
+package io.fastccs.protocol;
+
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.messages.SecondRoundRead;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.fastccs.protocol.TestCluster.bytes;
+import static io.fastccs.protocol.TestCluster.clock;
+import static io.fastccs.protocol.TestCluster.str;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The client's read step machine (algorithm 1, lines 2-19), fed with hand-made replies. */
+class ReadTransactionTest {
+    private final TestCluster c = new TestCluster(3); // only for its topology, keys and request ids
+    private final Key a0 = c.key(0, 0), a1 = c.key(0, 1), b = c.key(1, 0), d = c.key(2, 0);
+
+    /** A reply to {@code request} giving each of its keys the value "<key>@<sequence>" (sequence 0 = absent). */
+    private static ReadReply reply(Outgoing request, VectorClock snapshot, VectorClock ctm, long serverTime, long... sequences) {
+        List<Key> keys = request.request() instanceof FirstRoundRead f ? f.keys() : ((SecondRoundRead) request.request()).keys();
+        List<ReadValue> values = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            long s = i < sequences.length ? sequences[i] : 0;
+            values.add(new ReadValue(keys.get(i), s == 0 ? null : bytes(keys.get(i) + "@" + s), s));
+        }
+        return new ReadReply(request.request().requestId(), values, snapshot, ctm, serverTime);
+    }
+
+    private static Outgoing to(List<Outgoing> out, int partition) {
+        return out.stream().filter(o -> o.partition() == partition).findFirst().orElseThrow();
+    }
+
+    @Test
+    void firstRoundSendsEachPartitionItsKeysAndTheSessionClock() {
+        ClientSession s = c.session(1, clock(4, 5, 6));
+        ReadTransaction read = s.read(List.of(d, a0, b, a1));
+        List<Outgoing> out = read.start();
+        assertThat(read.partitions()).containsExactly(0, 1, 2);
+        assertThat(out).extracting(Outgoing::partition).containsExactly(0, 1, 2);
+        assertThat(((FirstRoundRead) to(out, 0).request()).keys()).containsExactly(a0, a1);
+        assertThat(((FirstRoundRead) to(out, 1).request()).keys()).containsExactly(b);
+        assertThat(out).allMatch(o -> ((FirstRoundRead) o.request()).clock().equals(clock(4, 5, 6)));
+        assertThat(out).extracting(o -> o.request().requestId()).doesNotHaveDuplicates();
+        assertThatThrownBy(read::start).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void resultKeepsTheOrderTheKeysWereGivenInAndReportsOneRound() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(d, a1, b, a0, d)); // a duplicate key is read once
+        List<Outgoing> out = read.start();
+        assertThat(((FirstRoundRead) to(out, 2).request()).keys()).containsExactly(d);
+        VectorClock svc = clock(3, 3, 3);
+        assertThat(read.onResponse(reply(to(out, 1), svc, clock(0, 2, 0), 1, 2))).isEmpty();
+        assertThat(read.onResponse(reply(to(out, 2), svc, clock(0, 0, 0), 1))).isEmpty();
+        assertThat(read.isFinished()).isFalse();
+        assertThat(read.onResponse(reply(to(out, 0), svc, clock(3, 0, 0), 1, 3, 1))).isEmpty();
+        assertThat(read.succeeded()).isTrue();
+        ReadTransaction.Result r = read.result();
+        assertThat(r.rounds()).isEqualTo(1);
+        assertThat(r.secondRoundPartitions()).isZero();
+        assertThat(r.values().keySet()).containsExactly(d, a1, b, a0);
+        assertThat(r.values().get(a1).sequence()).isEqualTo(3);
+        assertThat(r.values().get(a0).sequence()).isEqualTo(1);
+        assertThat(str(r.values().get(d))).isNull();
+        assertThat(s.clock()).as("session adopts the max ctm").isEqualTo(clock(3, 2, 0));
+    }
+
+    @Test
+    void responsesWithUnknownRequestIdsAreIgnored() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        VectorClock svc = clock(1, 1, 0);
+        ReadReply stranger = new ReadReply(9_999, List.of(new ReadValue(a0, bytes("x"), 1)), svc, svc, 0);
+        assertThat(read.onResponse(stranger)).isEmpty();
+        assertThat(read.onResponse(ErrorReply.of(9_998, ErrorCode.INTERNAL, "not yours"))).isEmpty();
+        assertThat(read.isFinished()).isFalse();
+        read.onResponse(reply(to(out, 0), svc, clock(1, 0, 0), 0, 1));
+        read.onResponse(reply(to(out, 1), svc, clock(0, 1, 0), 0, 1));
+        assertThat(read.succeeded()).isTrue();
+        assertThat(read.result().values().get(a0).sequence()).isEqualTo(1);
+    }
+
+    @Test
+    void duplicateResponsesAreIgnored() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        VectorClock svc = clock(5, 5, 0);
+        assertThat(read.onResponse(reply(to(out, 0), svc, clock(1, 0, 0), 0, 1))).isEmpty();
+        assertThat(read.onResponse(reply(to(out, 0), svc, clock(5, 0, 0), 0, 5))).as("a second answer to the same request").isEmpty();
+        assertThat(read.isFinished()).as("a duplicate does not count as the other partition's answer").isFalse();
+        read.onResponse(reply(to(out, 1), svc, clock(0, 1, 0), 0, 1));
+        assertThat(read.result().values().get(a0).sequence()).as("the first answer counts").isEqualTo(1);
+        // Duplicates after the end change nothing either.
+        assertThat(read.onResponse(reply(to(out, 1), svc, clock(0, 5, 0), 0, 5))).isEmpty();
+        assertThat(read.result().values().get(b).sequence()).isEqualTo(1);
+    }
+
+    @Test
+    void errorReplyFailsTheReadAndLeavesTheSessionClockAlone() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        read.onResponse(reply(to(out, 1), clock(0, 4, 0), clock(0, 4, 0), 0, 4));
+        ErrorReply e = new ErrorReply(to(out, 0).request().requestId(), ErrorCode.NOT_OWNER, "moved", 2);
+        assertThat(read.onResponse(e)).isEmpty();
+        assertThat(read.isFinished()).isTrue();
+        assertThat(read.succeeded()).isFalse();
+        assertThat(read.failure()).isEqualTo(e);
+        assertThatThrownBy(read::result).isInstanceOf(IllegalStateException.class);
+        assertThat(s.clock()).isEqualTo(VectorClock.zero(3));
+    }
+
+    @Test
+    void errorReplyInRoundTwoFailsTheRead() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        read.onResponse(reply(to(out, 0), clock(2, 2, 0), clock(2, 2, 0), 0, 2));
+        List<Outgoing> second = read.onResponse(reply(to(out, 1), clock(1, 2, 0), clock(1, 1, 0), 7, 1));
+        assertThat(second).hasSize(1);
+        ErrorReply e = ErrorReply.of(second.get(0).request().requestId(), ErrorCode.SNAPSHOT_EXPIRED, "late");
+        read.onResponse(e);
+        assertThat(read.isFinished()).isTrue();
+        assertThat(read.succeeded()).isFalse();
+        assertThat(read.failure().code()).isEqualTo(ErrorCode.SNAPSHOT_EXPIRED);
+    }
+
+    @Test
+    void secondRoundGoesOnlyToPartitionsWhoseSnapshotMissesAnotherPartitionsCtmAtTheMergedClock() {
+        ClientSession s = c.session(1, clock(0, 0, 1));
+        ReadTransaction read = s.read(List.of(a0, b, d));
+        List<Outgoing> out = read.start();
+        // ctm_A = [2,2,0] is not within B's snapshot [1,2,1] nor C's [1,1,1]; A's snapshot covers every ctm.
+        read.onResponse(reply(to(out, 0), clock(2, 2, 1), clock(2, 2, 0), 10, 2));
+        read.onResponse(reply(to(out, 1), clock(1, 2, 1), clock(1, 1, 0), 11, 1));
+        List<Outgoing> second = read.onResponse(reply(to(out, 2), clock(1, 1, 1), clock(0, 0, 1), 12, 1));
+        assertThat(second).extracting(Outgoing::partition).containsExactly(1, 2);
+        for (Outgoing o : second) {
+            SecondRoundRead r2 = (SecondRoundRead) o.request();
+            assertThat(r2.clock()).isEqualTo(clock(2, 2, 1));
+            assertThat(r2.firstRoundTime()).isEqualTo(10 + o.partition());
+        }
+        assertThat(read.round()).isEqualTo(2);
+        read.onResponse(reply(to(second, 2), clock(2, 2, 1), clock(0, 0, 1), 20, 1));
+        assertThat(read.isFinished()).isFalse();
+        read.onResponse(reply(to(second, 1), clock(2, 2, 1), clock(2, 2, 0), 21, 2));
+        ReadTransaction.Result r = read.result();
+        assertThat(r.rounds()).isEqualTo(2);
+        assertThat(r.secondRoundPartitions()).isEqualTo(2);
+        assertThat(r.values().get(a0).sequence()).isEqualTo(2);
+        assertThat(r.values().get(b).sequence()).as("round two's answer replaces round one's").isEqualTo(2);
+        assertThat(s.clock()).isEqualTo(clock(2, 2, 1));
+    }
+
+    @Test
+    void pairwiseCheckComparesWholeVectorsIncludingPartitionsOutsideTheRead() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        // A returned a version of a transaction that also wrote on partition 2, which B's snapshot has not reached.
+        read.onResponse(reply(to(out, 0), clock(3, 3, 3), clock(1, 0, 1), 0, 1));
+        List<Outgoing> second = read.onResponse(reply(to(out, 1), clock(3, 3, 0), clock(0, 0, 0), 0));
+        assertThat(second).extracting(Outgoing::partition).containsExactly(1);
+        assertThat(((SecondRoundRead) second.get(0).request()).clock()).isEqualTo(clock(1, 0, 1));
+    }
+
+    @Test
+    void neverAThirdRoundEvenIfRoundTwoSnapshotsStillDoNotCoverEachOther() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        read.onResponse(reply(to(out, 0), clock(1, 0, 0), clock(1, 1, 0), 0, 1));
+        List<Outgoing> second = read.onResponse(reply(to(out, 1), clock(0, 1, 0), clock(1, 1, 0), 0, 1));
+        assertThat(second).extracting(Outgoing::partition).containsExactly(0, 1);
+        assertThat(read.onResponse(reply(to(second, 0), clock(1, 0, 0), clock(1, 1, 0), 0, 1))).isEmpty();
+        assertThat(read.onResponse(reply(to(second, 1), clock(0, 1, 0), clock(1, 1, 0), 0, 1))).isEmpty();
+        assertThat(read.isFinished()).isTrue();
+        assertThat(read.result().rounds()).isEqualTo(2);
+    }
+
+    @Test
+    void replyWithTheWrongNumberOfValuesFailsTheRead() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, a1));
+        List<Outgoing> out = read.start();
+        ReadReply shortReply = new ReadReply(out.get(0).request().requestId(), List.of(new ReadValue(a0, null, 0)),
+                VectorClock.zero(3), VectorClock.zero(3), 0);
+        read.onResponse(shortReply);
+        assertThat(read.isFinished()).isTrue();
+        assertThat(read.succeeded()).isFalse();
+        assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);
+    }
+
+    @Test
+    void replyWithASnapshotOfTheWrongSizeFailsTheRead() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0));
+        List<Outgoing> out = read.start();
+        read.onResponse(reply(out.get(0), VectorClock.zero(2), VectorClock.zero(3), 0));
+        assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);
+    }
+
+    @Test
+    void replyWithAMaxCommitClockOfTheWrongSizeFailsTheReadInsteadOfThrowing() {
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0));
+        List<Outgoing> out = read.start();
+        read.onResponse(reply(out.get(0), VectorClock.zero(3), VectorClock.zero(2), 0));
+        assertThat(read.isFinished()).isTrue();
+        assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);
+    }
+
+    @Test
+    void emptyReadIsRejected() {
+        assertThatThrownBy(() -> c.session(1).read(List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,252 @@
+package io.fastccs.server.node;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.PartitionMetrics;
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.Version;
+import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.server.transport.FastCcsServer;
+import io.fastccs.server.transport.PeerLinks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Hosts one FastCCS {@link Partition} on a node: one protocol thread runs every handler and the periodic tick;
+ * Netty threads only decode and encode. Outgoing messages pass an outbox that holds each message until every store
+ * write made before it is durable, so a reply never promises more than a crash would keep.
+ */
+public final class FastCcsNode implements AutoCloseable {
+    private static final Logger logger = LoggerFactory.getLogger(FastCcsNode.class);
+
+    private final NodeSettings settings;
+    private final RingView ring;
+    private final TrackingStore store;
+    private final ScheduledThreadPoolExecutor protocolThread;
+    private final Outbox outbox = new Outbox();
+    private final LongSupplier clockMicros;
+    private final AtomicLong internalErrors = new AtomicLong();
+    private volatile Partition partition;
+    private volatile boolean failed;
+    private FastCcsServer server;
+    private PeerLinks peers;
+    private ScheduledFuture<?> ticker;
+
+    /**
+     * @param clockMicros the node's time in microseconds; must not go back across restarts (wall clock), since
+     *                    round-two expiry compares times a partition gave out before a restart
+     */
+    public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, LongSupplier clockMicros) {
+        this.settings = settings;
+        this.ring = ring;
+        this.store = new TrackingStore(store);
+        this.clockMicros = clockMicros;
+        this.protocolThread = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "fastccs-protocol-" + ring.self());
+            t.setDaemon(true);
+            return t;
+        });
+        protocolThread.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Recovers the partition from the store, opens the FastCCS port and starts ticking. */
+    public void start() throws InterruptedException {
+        peers = new PeerLinks(ring, settings.maxFrameBytes());
+        run(() -> partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
+                (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
+        try {
+            protocolThread.submit(() -> { }).get(); // recovery done before we accept anything
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover", e.getCause());
+        }
+        if (partition == null) throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover");
+        server = new FastCcsServer(settings, ring, this);
+        server.start();
+        long tick = Math.min(settings.partition().stabilizationIntervalMicros(), 5_000);
+        ticker = protocolThread.scheduleWithFixedDelay(() -> run(() -> partition.tick()), tick, tick, TimeUnit.MICROSECONDS);
+        logger.info("FastCCS partition {} of {} serving on {} ({})", ring.self(), ring.partitions(), server.address(),
+                settings.partition());
+    }
+
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    public int self() {
+        return ring.self();
+    }
+
+    public RingView ring() {
+        return ring;
+    }
+
+    public PartitionMetrics partitionMetrics() {
+        return partition.metrics();
+    }
+
+    /** Runs {@code work} on the protocol thread and waits for its result; for monitoring and tests. */
+    public <T> T inspect(java.util.function.Function<Partition, T> work) {
+        try {
+            return protocolThread.submit(() -> work.apply(partition)).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not inspect partition " + ring.self(), e);
+        }
+    }
+
+    public long internalErrors() {
+        return internalErrors.get();
+    }
+
+    // ------------------------------------------------------------------------------------------- from transport
+
+    /** A client request arrived; {@code reply} sends the answer on its connection. Any thread. */
+    public void onClientRequest(ClientReply reply, ClientRequest request) {
+        run(() -> {
+            try {
+                partition.onClientRequest(response -> outbox.send(() -> reply.reply(response)), request);
+            } catch (RuntimeException e) {
+                internalErrors.incrementAndGet();
+                logger.error("FastCCS partition {} failed on {}", ring.self(), request, e);
+                reply.reply(ErrorReply.of(request.requestId(), ErrorCode.INTERNAL, "internal error: " + e));
+            }
+        });
+    }
+
+    /** A peer message arrived on a connection that identified itself as partition {@code from}. Any thread. */
+    public void onPeerMessage(int from, PeerMessage message) {
+        run(() -> partition.onPeerMessage(from, message));
+    }
+
+    public RingReply ring(long requestId) {
+        return new RingReply(requestId, ring.members());
+    }
+
+    private void run(Runnable work) {
+        if (failed) return;
+        try {
+            protocolThread.execute(() -> {
+                if (failed) return;
+                try {
+                    work.run();
+                } catch (RuntimeException e) {
+                    internalErrors.incrementAndGet();
+                    logger.error("FastCCS partition {}: unexpected failure", ring.self(), e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
+    }
+
+    @Override
+    public void close() {
+        if (ticker != null) ticker.cancel(false);
+        if (server != null) server.close();
+        if (peers != null) peers.close();
+        protocolThread.shutdown();
+        try {
+            protocolThread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        store.close();
+    }
+
+    /** The store can no longer promise durability: stop answering rather than promise what a crash would lose. */
+    private void failDurability(Throwable cause) {
+        if (failed) return;
+        failed = true;
+        logger.error("FastCCS partition {}: a store write failed; this node stops serving FastCCS", ring.self(), cause);
+        if (server != null) server.close();
+    }
+
+    /**
+     * Messages leave in the order the partition sent them; each waits until every store write made before it was
+     * sent is durable. Runs on the protocol thread only.
+     */
+    private final class Outbox {
+        private final ArrayDeque<Object> queue = new ArrayDeque<>();
+
+        void send(Runnable transmit) {
+            if (store.takeDirty()) {
+                CompletableFuture<Void> durable = store.whenDurable();
+                if (!durable.isDone() || durable.isCompletedExceptionally()) {
+                    queue.add(durable);
+                    durable.whenComplete((v, e) -> run(this::drain));
+                }
+            }
+            if (queue.isEmpty()) transmit.run();
+            else queue.add(transmit);
+        }
+
+        void drain() {
+            while (!queue.isEmpty()) {
+                Object head = queue.peekFirst();
+                if (head instanceof CompletableFuture<?> f) {
+                    if (!f.isDone()) return;
+                    if (f.isCompletedExceptionally()) {
+                        queue.clear();
+                        failDurability(f.handle((v, e) -> e).join());
+                        return;
+                    }
+                    queue.pollFirst();
+                } else {
+                    queue.pollFirst();
+                    ((Runnable) head).run();
+                }
+            }
+        }
+    }
+
+    /** Remembers whether anything was written since the outbox last asked. */
+    private static final class TrackingStore implements DurablePartitionStore {
+        private final DurablePartitionStore store;
+        private boolean dirty;
+
+        TrackingStore(DurablePartitionStore store) {
+            this.store = store;
+        }
+
+        boolean takeDirty() {
+            boolean d = dirty;
+            dirty = false;
+            return d;
+        }
+
+        @Override public CompletableFuture<Void> whenDurable() { return store.whenDurable(); }
+        @Override public void close() { store.close(); }
+        @Override public void savePrepared(TxnRecord record) { dirty = true; store.savePrepared(record); }
+        @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) { dirty = true; store.saveOutcome(txnId, sequence, outcome, commitClock); }
+        @Override public void saveSnapshot(VectorClock snapshot, int self) { dirty = true; store.saveSnapshot(snapshot, self); }
+        @Override public void saveDecision(Decision decision) { dirty = true; store.saveDecision(decision); }
+        @Override public void forgetDecision(TxnId txnId) { dirty = true; store.forgetDecision(txnId); }
+        @Override public List<Version> versions(Key key) { return store.versions(key); }
+        @Override public void putVersion(Key key, Version version) { dirty = true; store.putVersion(key, version); }
+        @Override public void removeVersionsOlderThan(Key key, Version newestKept) { dirty = true; store.removeVersionsOlderThan(key, newestKept); }
+        @Override public Recovered recover() { return store.recover(); }
+    }
+
+    /** Convenience for hosts: the partition configuration in force. */
+    public PartitionConfig partitionConfig() {
+        return settings.partition();
+    }
+}

@@ -1,0 +1,38 @@
+package io.fastccs.server.node;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.Version;
+import io.fastccs.protocol.impl.InMemoryPartitionStore;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.server.storage.DurablePartitionStore;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** The in-memory store as a {@link DurablePartitionStore} whose writes are durable at once; for in-process nodes. */
+public final class InMemoryDurableStore implements DurablePartitionStore {
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private final InMemoryPartitionStore store;
+
+    public InMemoryDurableStore(InMemoryPartitionStore store) {
+        this.store = store;
+    }
+
+    public InMemoryPartitionStore delegate() {
+        return store;
+    }
+
+    @Override public CompletableFuture<Void> whenDurable() { return DONE; }
+    @Override public void close() { }
+    @Override public void savePrepared(TxnRecord record) { store.savePrepared(record); }
+    @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) { store.saveOutcome(txnId, sequence, outcome, commitClock); }
+    @Override public void saveSnapshot(VectorClock snapshot, int self) { store.saveSnapshot(snapshot, self); }
+    @Override public void saveDecision(Decision decision) { store.saveDecision(decision); }
+    @Override public void forgetDecision(TxnId txnId) { store.forgetDecision(txnId); }
+    @Override public List<Version> versions(Key key) { return store.versions(key); }
+    @Override public void putVersion(Key key, Version version) { store.putVersion(key, version); }
+    @Override public void removeVersionsOlderThan(Key key, Version newestKept) { store.removeVersionsOlderThan(key, newestKept); }
+    @Override public Recovered recover() { return store.recover(); }
+}

@@ -1,0 +1,121 @@
+package io.fastccs.server.node;
+
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.impl.InMemoryPartitionStore;
+import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.protocol.ring.TokenRing;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A FastCCS cluster inside one JVM: N real nodes with real Netty sockets on loopback, each with an in-memory store
+ * that survives {@link #restart(int)}. No Cassandra: for client tests and quick experiments. Tokens are spread
+ * evenly over the Murmur3 range, as the local Cassandra cluster does.
+ */
+public final class InProcessCluster implements AutoCloseable {
+    private final PartitionConfig config;
+    private final List<RingMember> members;
+    private final InMemoryPartitionStore[] stores;
+    private final FastCcsNode[] nodes;
+
+    private InProcessCluster(int partitions, PartitionConfig config) throws IOException {
+        this.config = config;
+        this.members = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) members.add(new RingMember(p, "127.0.0.1", freePort(), evenToken(p, partitions), true));
+        this.stores = new InMemoryPartitionStore[partitions];
+        this.nodes = new FastCcsNode[partitions];
+    }
+
+    public static InProcessCluster start(int partitions) throws IOException, InterruptedException {
+        return start(partitions, PartitionConfig.defaults());
+    }
+
+    public static InProcessCluster start(int partitions, PartitionConfig config) throws IOException, InterruptedException {
+        InProcessCluster c = new InProcessCluster(partitions, config);
+        for (int p = 0; p < partitions; p++) {
+            c.stores[p] = new InMemoryPartitionStore();
+            c.startNode(p);
+        }
+        return c;
+    }
+
+    /** The token of partition {@code p} of {@code n}: the upper end of an n-th of the Murmur3 range. */
+    public static long evenToken(int p, int n) {
+        java.math.BigInteger range = java.math.BigInteger.ONE.shiftLeft(64);
+        return java.math.BigInteger.valueOf(Long.MIN_VALUE)
+                .add(range.multiply(java.math.BigInteger.valueOf(p + 1)).divide(java.math.BigInteger.valueOf(n)))
+                .subtract(java.math.BigInteger.ONE).longValueExact();
+    }
+
+    private void startNode(int p) throws InterruptedException {
+        RingView ring = new StaticRing(p, members);
+        NodeSettings settings = new NodeSettings(InetAddress.getLoopbackAddress(), members.get(p).port(),
+                NodeSettings.DEFAULT_MAX_FRAME_BYTES, config);
+        FastCcsNode node = new FastCcsNode(settings, ring, new InMemoryDurableStore(stores[p]),
+                () -> System.currentTimeMillis() * 1000);
+        node.start();
+        nodes[p] = node;
+    }
+
+    public List<InetSocketAddress> contactPoints() {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (RingMember m : members) out.add(new InetSocketAddress(m.host(), m.port()));
+        return out;
+    }
+
+    public FastCcsNode node(int p) {
+        return nodes[p];
+    }
+
+    public int size() {
+        return nodes.length;
+    }
+
+    /** Stops node {@code p}: its port closes and its volatile state is gone; its store stays. */
+    public void stop(int p) {
+        if (nodes[p] != null) nodes[p].close();
+        nodes[p] = null;
+    }
+
+    /** Starts node {@code p} again on the same port, recovering from its store. */
+    public void restart(int p) throws InterruptedException {
+        stop(p);
+        startNode(p);
+    }
+
+    @Override
+    public void close() {
+        for (int p = 0; p < nodes.length; p++) stop(p);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        }
+    }
+
+    /** A fixed ring. */
+    static final class StaticRing implements RingView {
+        private final int self;
+        private final List<RingMember> members;
+        private final Topology topology;
+
+        StaticRing(int self, List<RingMember> members) {
+            this.self = self;
+            this.members = List.copyOf(members);
+            this.topology = TokenRing.of(this.members);
+        }
+
+        @Override public int self() { return self; }
+        @Override public List<RingMember> members() { return members; }
+        @Override public Topology topology() { return topology; }
+        @Override public boolean mayActAs(InetAddress address, int partition) { return address.isLoopbackAddress(); }
+    }
+}

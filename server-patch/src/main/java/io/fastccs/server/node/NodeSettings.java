@@ -1,0 +1,18 @@
+package io.fastccs.server.node;
+
+import io.fastccs.protocol.PartitionConfig;
+
+import java.net.InetAddress;
+
+/**
+ * How a node serves FastCCS.
+ *
+ * @param bindAddress   the address the FastCCS port listens on (the node's rpc address)
+ * @param port          the FastCCS port, for clients and peers alike (0: any free port, for tests)
+ * @param maxFrameBytes the largest frame accepted; a larger length prefix closes the connection
+ * @param partition     the protocol's tunables
+ */
+public record NodeSettings(InetAddress bindAddress, int port, int maxFrameBytes, PartitionConfig partition) {
+    public static final int DEFAULT_PORT = 9142;
+    public static final int DEFAULT_MAX_FRAME_BYTES = 16 << 20;
+}

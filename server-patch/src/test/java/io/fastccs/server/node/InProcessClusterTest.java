@@ -1,0 +1,189 @@
+package io.fastccs.server.node;
+
+import io.fastccs.protocol.ClientSession;
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.ReadTransaction;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.WriteTransaction;
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.Hello;
+import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.Prepared;
+import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.protocol.messages.RingRequest;
+import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.ring.TokenRing;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The node host and transport end to end: real sockets, real partitions, in-memory stores. */
+class InProcessClusterTest {
+    private static InProcessCluster cluster;
+    private static TokenRing ring;
+    private static final List<TestConnection> connections = new ArrayList<>();
+    private static final AtomicLong requestIds = new AtomicLong();
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = InProcessCluster.start(3);
+        for (var address : cluster.contactPoints()) {
+            TestConnection c = new TestConnection(address);
+            c.send(Hello.client(null, null));
+            assertThat(c.receive()).isInstanceOf(HelloReply.class);
+            connections.add(c);
+        }
+        connections.get(0).send(new RingRequest(1));
+        RingReply reply = (RingReply) connections.get(0).receive();
+        ring = TokenRing.of(reply.members());
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        for (TestConnection c : connections) c.close();
+        if (cluster != null) cluster.close();
+    }
+
+    private static ClientResponse exchange(Outgoing o) throws IOException {
+        TestConnection c = connections.get(o.partition());
+        c.send(o.request());
+        return (ClientResponse) c.receive();
+    }
+
+    private static ReadTransaction.Result read(ClientSession session, List<String> keys) throws IOException {
+        List<Key> ks = new ArrayList<>();
+        for (String k : keys) ks.add(Key.of(k));
+        ReadTransaction txn = session.read(ks);
+        List<Outgoing> pending = new ArrayList<>(txn.start());
+        while (!pending.isEmpty()) {
+            Outgoing o = pending.remove(0);
+            pending.addAll(txn.onResponse(exchange(o)));
+        }
+        assertThat(txn.succeeded()).as("read failed: %s", txn.failure()).isTrue();
+        return txn.result();
+    }
+
+    private static WriteTransaction write(ClientSession session, Map<String, String> values) throws IOException {
+        Map<Key, byte[]> writes = new LinkedHashMap<>();
+        values.forEach((k, v) -> writes.put(Key.of(k), v.getBytes(StandardCharsets.UTF_8)));
+        WriteTransaction txn = session.write(writes, new SplittableRandom(7));
+        List<Outgoing> out = txn.start();
+        for (Outgoing o : out) connections.get(o.partition()).send(o.request());
+        for (Outgoing o : out) txn.onResponse((ClientResponse) connections.get(o.partition()).receive());
+        return txn;
+    }
+
+    private static ClientSession session() {
+        return new ClientSession(ring, new SplittableRandom().nextLong(), VectorClock.zero(ring.partitions()),
+                requestIds::incrementAndGet);
+    }
+
+    @Test
+    void writeThenReadYourWritesAcrossPartitions() throws Exception {
+        ClientSession s = session();
+        Map<String, String> values = new LinkedHashMap<>();
+        for (int i = 0; i < 12; i++) values.put("k" + i, "v" + i);
+        WriteTransaction w = write(s, values);
+        assertThat(w.isConfirmed()).isTrue();
+        assertThat(w.participants()).hasSizeGreaterThan(1);
+        ReadTransaction.Result r = read(s, new ArrayList<>(values.keySet()));
+        for (var e : values.entrySet())
+            assertThat(new String(r.values().get(Key.of(e.getKey())).value(), StandardCharsets.UTF_8)).isEqualTo(e.getValue());
+    }
+
+    @Test
+    void ringListsEveryPartitionInTokenOrder() {
+        assertThat(ring.partitions()).isEqualTo(3);
+        for (int p = 0; p < 3; p++) assertThat(ring.member(p).port()).isEqualTo(cluster.contactPoints().get(p).getPort());
+    }
+
+    @Test
+    void keyOfAnotherPartitionIsRefusedWithItsOwner() throws Exception {
+        Key key = Key.of("somewhere");
+        int owner = ring.ownerOf(key);
+        int wrong = (owner + 1) % 3;
+        TestConnection c = connections.get(wrong);
+        c.send(new FirstRoundRead(99, List.of(key), VectorClock.zero(3)));
+        ErrorReply e = (ErrorReply) c.receive();
+        assertThat(e.code()).isEqualTo(ErrorCode.NOT_OWNER);
+        assertThat(e.owner()).isEqualTo(owner);
+        assertThat(e.requestId()).isEqualTo(99);
+    }
+
+    @Test
+    void malformedFrameGetsAnErrorAndTheConnectionKeepsWorking() throws Exception {
+        try (TestConnection c = helloed()) {
+            c.sendRaw(new byte[]{1, 2, 3, 4, 5});
+            ErrorReply e = (ErrorReply) c.receive();
+            assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_FRAME);
+            c.send(new RingRequest(5));
+            assertThat(c.receive()).isInstanceOf(RingReply.class);
+        }
+    }
+
+    @Test
+    void unknownMessageTypeIsNamedAsSuch() throws Exception {
+        try (TestConnection c = helloed()) {
+            // A Frame whose body union holds field id 99: a message type from a newer version.
+            c.sendRaw(new byte[]{0x1c, 0x1c, (byte) 0xf5, (byte) 0xc6, 0x01, 0x00, 0x00, 0x00});
+            ErrorReply e = (ErrorReply) c.receive();
+            assertThat(e.code()).isIn(ErrorCode.UNKNOWN_MESSAGE, ErrorCode.MALFORMED_FRAME);
+        }
+    }
+
+    @Test
+    void oversizedLengthPrefixClosesOnlyThatConnection() throws Exception {
+        try (TestConnection c = helloed()) {
+            c.sendBytes(ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE - 1).array());
+            assertThat(c.closedByServer()).isTrue();
+        }
+        writeThenReadYourWritesAcrossPartitions(); // the node still serves
+    }
+
+    @Test
+    void firstFrameMustBeHello() throws Exception {
+        try (TestConnection c = new TestConnection(cluster.contactPoints().get(0))) {
+            c.send(new RingRequest(3));
+            Message m = c.receive();
+            assertThat(m).isInstanceOf(ErrorReply.class);
+            assertThat(c.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void clientMayNotSendPeerMessages() throws Exception {
+        try (TestConnection c = helloed()) {
+            c.send(new Stabilize(1, 1_000_000));
+            ErrorReply e = (ErrorReply) c.receive();
+            assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
+            c.send(new Prepared(new io.fastccs.protocol.TxnId(1, 1), 1, 5, List.of(0, 1)));
+            assertThat(((ErrorReply) c.receive()).code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
+        }
+        long svc1 = cluster.node(0).inspect(p -> p.snapshot().get(1));
+        assertThat(svc1).isLessThan(1_000_000L);
+    }
+
+    private static TestConnection helloed() throws IOException {
+        TestConnection c = new TestConnection(cluster.contactPoints().get(0));
+        c.send(Hello.client(null, null));
+        assertThat(c.receive()).isInstanceOf(HelloReply.class);
+        return c;
+    }
+}

@@ -160,10 +160,34 @@ public final class Simulation {
             Event e = queue.poll();
             if (e == null) throw new IllegalStateException("simulation ran dry at " + now + "us (seed " + seed + ")");
             now = e.at();
-            if (now > MAX_SIM_MICROS) throw new IllegalStateException("simulation exceeded an hour of simulated time (seed " + seed + ")");
+            if (now > MAX_SIM_MICROS)
+                throw new IllegalStateException("simulation exceeded an hour of simulated time (seed " + seed + "): " + diagnostics());
             e.action().run();
         }
         return finish();
+    }
+
+    /** Where a run that does not finish is stuck. */
+    private String diagnostics() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("workload ").append(workloadEndedAt < 0 ? "running" : "ended at " + workloadEndedAt + "us")
+                .append(", busy clients ").append(busyClients).append(", issued ").append(issued);
+        long undecided = 0;
+        for (List<Recorded> log : sessionLogs.values())
+            for (Recorded r : log)
+                if (r.write && r.outcome == Outcome.UNDECIDED) {
+                    if (undecided++ < 5)
+                        sb.append("\n  undecided write ").append(r.txnId).append(r.transaction == null ? " (never started)"
+                                : " " + r.transaction.txnId() + " coordinator " + r.transaction.coordinator() + " participants "
+                                + r.transaction.participants() + " known outcome " + r.transaction.outcome());
+                }
+        sb.append(", writes without outcome ").append(undecided).append(", final reads ").append(finalValues.size());
+        for (int p = 0; p < partitions.length; p++) {
+            Partition part = partitions[p];
+            sb.append("\n  partition ").append(p).append(down[p] ? " DOWN" : part == null ? " null" : " " + part + " pending="
+                    + part.pendingCount() + " svc=" + part.snapshot());
+        }
+        return sb.toString();
     }
 
     // ------------------------------------------------------------------------------------------------ scheduling
@@ -370,6 +394,7 @@ public final class Simulation {
         void afterRead(ReadTransaction txn) {
             if (txn != read || !txn.isFinished()) return;
             if (!txn.succeeded()) {
+                read = null;
                 ErrorReply e = txn.failure();
                 if (e.code() == ErrorCode.SNAPSHOT_EXPIRED) {
                     stats.snapshotExpiredRetries++;
@@ -380,6 +405,7 @@ public final class Simulation {
                 }
                 return;
             }
+            read = null; // finished: later responses must not finish it twice
             ReadTransaction.Result r = txn.result();
             Recorded rec = new Recorded(nextTxnId++, sessionId, false);
             for (Map.Entry<Key, ReadValue> e : r.values().entrySet())
@@ -448,6 +474,7 @@ public final class Simulation {
 
         void afterWrite(WriteTransaction txn) {
             if (txn != write || !txn.isFinished()) return;
+            write = null; // finished: a second reply at the same instant must not finish it twice
             Recorded rec = writeRecord;
             rec.outcome = txn.outcome();
             rec.commitClock = txn.commitClock();

@@ -19,6 +19,8 @@ public final class FastCcsAgent {
     }
 
     public static void premain(String args, Instrumentation instrumentation) {
+        // Our node-local keyspace must be known before the commit log is replayed, at every start.
+        io.fastccs.server.storage.StorageStartupHook.install();
         Thread starter = new Thread(FastCcsAgent::startWhenNodeIsUp, "fastccs-starter");
         starter.setDaemon(true);
         starter.start();

@@ -133,6 +133,11 @@ public final class CassandraRing implements RingView {
         return defaultPort;
     }
 
+    /** The Cassandra endpoint of partition {@code p}. */
+    public InetAddressAndPort endpoint(int p) {
+        return endpoints.get(p);
+    }
+
     @Override
     public Topology topology() {
         return topology;

@@ -70,7 +70,7 @@ public final class FastCcsNode implements AutoCloseable {
 
     /** Recovers the partition from the store, opens the FastCCS port and starts ticking. */
     public void start() throws InterruptedException {
-        peers = new PeerLinks(ring, settings.maxFrameBytes());
+        peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes());
         run(() -> partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
                 (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
         try {

@@ -40,11 +40,16 @@ public final class PeerLinks implements AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private volatile boolean closed;
 
-    public PeerLinks(RingView ring, int maxFrameBytes) {
+    /**
+     * @param localAddress the node's own address: peers accept a partition's messages only from that member's
+     *                     address, so links must not leave from whatever source address the OS would pick
+     */
+    public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes) {
         this.ring = ring;
         this.links = new Link[ring.partitions()];
         for (int p = 0; p < links.length; p++) links[p] = new Link(p);
         this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .localAddress(new java.net.InetSocketAddress(localAddress, 0))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
                 .handler(new ChannelInitializer<SocketChannel>() {

@@ -1,0 +1,37 @@
+package io.fastccs.client;
+
+/**
+ * What a {@link FastCcsClient} has done since it was built, for all its sessions together. A live view: each call
+ * reads current values.
+ */
+public interface ClientMetrics {
+    /** Read-only transactions. */
+    OperationMetrics reads();
+
+    /** Write-only transactions. */
+    OperationMetrics writes();
+
+    /** Read rounds sent across all successful reads: one per read, plus one for each read that needed a second. */
+    long readRounds();
+
+    /** Successful reads that needed a second round. */
+    long twoRoundReads();
+
+    /** {@link #twoRoundReads()} as a share of successful reads, between 0 and 1 (0 when there were none). */
+    double secondRoundShare();
+
+    /** Reads restarted from round one because their second round came after the snapshot expired. */
+    long snapshotRestarts();
+
+    /** Writes reported with {@link WriteOutcome#COMMITTED_UNCONFIRMED} or {@link WriteOutcome#UNKNOWN}. */
+    long unconfirmedWrites();
+
+    /** Connections (re)opened to nodes after the first connection to each. */
+    long reconnects();
+
+    /** Times the client asked a node for the ring after the first. */
+    long ringRefreshes();
+
+    /** Partitions the client currently has an open connection to. */
+    int connectedPartitions();
+}

@@ -1,0 +1,32 @@
+package io.fastccs.client.internal;
+
+import io.fastccs.protocol.messages.Hello;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+
+/** Everything {@link io.fastccs.client.FastCcsClientBuilder} collected, validated there. */
+public record ClientConfig(List<InetSocketAddress> contactPoints, String user, String password, Duration requestTimeout,
+                           Duration connectTimeout, Duration ringRefreshInterval, Duration reconnectBaseDelay,
+                           Duration reconnectMaxDelay, int maxValueSize, int maxKeySize, int maxKeysPerTransaction,
+                           int ioThreads) {
+    /** Copies the contact points. */
+    public ClientConfig {
+        contactPoints = List.copyOf(contactPoints);
+    }
+
+    /** The first frame of every connection. */
+    Hello hello() {
+        return Hello.client(user, password);
+    }
+
+    @Override
+    public String toString() {
+        return "ClientConfig[contactPoints=" + contactPoints + ", user=" + user + (password == null ? "" : ", password=***")
+                + ", requestTimeout=" + requestTimeout + ", connectTimeout=" + connectTimeout + ", ringRefreshInterval="
+                + ringRefreshInterval + ", reconnectDelay=" + reconnectBaseDelay + ".." + reconnectMaxDelay
+                + ", maxValueSize=" + maxValueSize + ", maxKeySize=" + maxKeySize + ", maxKeysPerTransaction="
+                + maxKeysPerTransaction + ", ioThreads=" + ioThreads + "]";
+    }
+}

@@ -1,0 +1,180 @@
+package io.fastccs.client.internal;
+
+import io.fastccs.client.CausalSession;
+import io.fastccs.client.CausalToken;
+import io.fastccs.client.InvalidRequestException;
+import io.fastccs.client.ReadResult;
+import io.fastccs.client.SessionInDoubtException;
+import io.fastccs.client.WriteResult;
+import io.fastccs.client.WriteTimeoutException;
+import io.fastccs.protocol.ClientSession;
+import io.fastccs.protocol.Key;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * A session: the protocol's {@link ClientSession} (its vector clock), a FIFO queue so its transactions run one at
+ * a time, and the unconfirmed-write state. The session object itself is the lock that guards the protocol
+ * session and the running transaction's state.
+ */
+final class DefaultCausalSession implements CausalSession {
+    private final DefaultFastCcsClient client;
+    private final ClientSession protocol;
+    private final long ringFingerprint;
+    /** Completes when the last queued transaction has finished. Guarded by this. */
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    /** The write that left the session in doubt, if any. Guarded by this. */
+    private WriteTimeoutException unconfirmedWrite;
+
+    DefaultCausalSession(DefaultFastCcsClient client, ClientSession protocol, long ringFingerprint) {
+        this.client = client;
+        this.protocol = protocol;
+        this.ringFingerprint = ringFingerprint;
+    }
+
+    Object lock() {
+        return this;
+    }
+
+    /** The protocol session; only touched under {@link #lock()}. */
+    ClientSession protocol() {
+        return protocol;
+    }
+
+    Duration requestTimeout() {
+        return client.config().requestTimeout();
+    }
+
+    @Override
+    public CompletionStage<ReadResult> readAsync(Collection<String> keys) {
+        return read(() -> client.validator().readKeys(keys));
+    }
+
+    @Override
+    public CompletionStage<ReadResult> readBytesAsync(Collection<byte[]> keys) {
+        return read(() -> client.validator().readKeyBytes(keys));
+    }
+
+    @Override
+    public CompletionStage<WriteResult> writeAsync(Map<String, String> writes) {
+        return write(() -> client.validator().writes(writes));
+    }
+
+    @Override
+    public CompletionStage<WriteResult> writeBytesAsync(Map<byte[], byte[]> writes) {
+        return write(() -> client.validator().writeBytes(writes));
+    }
+
+    private CompletionStage<ReadResult> read(Supplier<List<Key>> validKeys) {
+        long start = System.nanoTime();
+        DefaultOperationMetrics metrics = client.metricsInternal().reads();
+        metrics.started();
+        List<Key> keys;
+        try {
+            client.checkOpen();
+            keys = validKeys.get();
+        } catch (InvalidRequestException | IllegalStateException e) {
+            metrics.failed(e);
+            return CompletableFuture.failedFuture(e);
+        }
+        return enqueue(metrics, () -> new ReadExecution(this, client.cluster(), client.metricsInternal(), keys, start).start());
+    }
+
+    private CompletionStage<WriteResult> write(Supplier<Map<Key, byte[]>> validWrites) {
+        long start = System.nanoTime();
+        DefaultOperationMetrics metrics = client.metricsInternal().writes();
+        metrics.started();
+        Map<Key, byte[]> writes;
+        try {
+            client.checkOpen();
+            writes = validWrites.get();
+        } catch (InvalidRequestException | IllegalStateException e) {
+            metrics.failed(e);
+            return CompletableFuture.failedFuture(e);
+        }
+        return enqueue(metrics, () -> new WriteExecution(this, client.cluster(), client.metricsInternal(), writes, start).start());
+    }
+
+    /**
+     * Runs {@code transaction} once every transaction queued before it has finished. The returned future is the
+     * caller's alone: completing or cancelling it does not disturb the queue.
+     */
+    private <T> CompletableFuture<T> enqueue(DefaultOperationMetrics metrics, Supplier<CompletableFuture<T>> transaction) {
+        CompletableFuture<T> caller = new CompletableFuture<>();
+        CompletableFuture<Void> finished = new CompletableFuture<>();
+        CompletableFuture<Void> previous;
+        synchronized (this) {
+            previous = tail;
+            tail = finished;
+        }
+        Runnable run = () -> {
+            CompletableFuture<T> running;
+            WriteTimeoutException doubt;
+            synchronized (this) {
+                doubt = unconfirmedWrite;
+            }
+            if (doubt != null) {
+                SessionInDoubtException e = new SessionInDoubtException("the session has an unconfirmed write ("
+                        + doubt.transactionId() + ", " + doubt.outcome() + "); call continueWithoutUnconfirmedWrite() "
+                        + "to go on without it, or use a new session", doubt);
+                metrics.failed(e);
+                running = CompletableFuture.failedFuture(e);
+            } else {
+                try {
+                    running = transaction.get();
+                } catch (RuntimeException e) {
+                    metrics.failed(e);
+                    running = CompletableFuture.failedFuture(e);
+                }
+            }
+            running.whenComplete((r, e) -> {
+                if (e != null) caller.completeExceptionally(Failures.unwrap(e));
+                else caller.complete(r);
+                finished.complete(null);
+            });
+        };
+        if (previous.isDone()) run.run();
+        else previous.whenComplete((r, e) -> run.run());
+        return caller;
+    }
+
+    void markInDoubt(WriteTimeoutException e) {
+        synchronized (this) {
+            unconfirmedWrite = e;
+        }
+    }
+
+    @Override
+    public CausalToken exportToken() {
+        synchronized (this) {
+            return CausalToken.of(protocol.clock().toArray(), ringFingerprint);
+        }
+    }
+
+    @Override
+    public boolean hasUnconfirmedWrite() {
+        synchronized (this) {
+            return unconfirmedWrite != null;
+        }
+    }
+
+    @Override
+    public void continueWithoutUnconfirmedWrite() {
+        synchronized (this) {
+            unconfirmedWrite = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        synchronized (this) {
+            return "CausalSession[clock=" + protocol.clock() + (unconfirmedWrite != null ? ", in doubt" : "") + "]";
+        }
+    }
+}

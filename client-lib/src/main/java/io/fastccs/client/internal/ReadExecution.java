@@ -1,0 +1,161 @@
+package io.fastccs.client.internal;
+
+import io.fastccs.client.FastCcsException;
+import io.fastccs.client.InvalidRequestException;
+import io.fastccs.client.ProtocolException;
+import io.fastccs.client.ReadResult;
+import io.fastccs.client.ReadTimeoutException;
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.ReadTransaction;
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.Message;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Runs one read-only transaction of a session: sends the {@link ReadTransaction}'s requests to the partitions'
+ * nodes and feeds the replies back until it finishes. A read whose second round comes after the snapshot
+ * expired restarts once from round one. All state changes happen under the session's lock; the result is
+ * completed outside it.
+ */
+final class ReadExecution {
+    private final DefaultCausalSession session;
+    private final Cluster cluster;
+    private final DefaultClientMetrics metrics;
+    private final List<Key> keys;
+    private final long startNanos;
+    private final CompletableFuture<ReadResult> result = new CompletableFuture<>();
+    /** Requests of the current attempt still waiting for a reply: request id to partition. Guarded by the lock. */
+    private final Map<Long, Integer> outstanding = new HashMap<>();
+    private ReadTransaction txn;
+    private boolean restarted;
+    /** The {@link ReadResult} or the failure, once known. Guarded by the lock. */
+    private Object outcome;
+    private boolean published;
+
+    ReadExecution(DefaultCausalSession session, Cluster cluster, DefaultClientMetrics metrics, List<Key> keys, long startNanos) {
+        this.session = session;
+        this.cluster = cluster;
+        this.metrics = metrics;
+        this.keys = keys;
+        this.startNanos = startNanos;
+    }
+
+    CompletableFuture<ReadResult> start() {
+        synchronized (session.lock()) {
+            startAttempt();
+        }
+        publishIfDone();
+        return result;
+    }
+
+    private void startAttempt() {
+        txn = session.protocol().read(keys);
+        send(txn.start());
+    }
+
+    private void send(List<Outgoing> requests) {
+        byte[][] frames;
+        try {
+            frames = Frames.encodeAll(requests);
+        } catch (InvalidRequestException e) {
+            finish(e);
+            return;
+        }
+        ReadTransaction attempt = txn;
+        // A send may fail at once, and its callback then runs here and may finish the read: stop sending if so.
+        for (int i = 0; i < frames.length && outcome == null; i++) {
+            int partition = requests.get(i).partition();
+            long id = requests.get(i).request().requestId();
+            outstanding.put(id, partition);
+            cluster.send(partition, id, frames[i]).whenComplete((m, e) -> onReply(attempt, id, partition, m, e));
+        }
+    }
+
+    private void onReply(ReadTransaction attempt, long id, int partition, Message m, Throwable error) {
+        synchronized (session.lock()) {
+            if (outcome == null && attempt == txn && outstanding.remove(id) != null) {
+                try {
+                    handle(partition, m, error);
+                } catch (RuntimeException e) {
+                    // A reply the state machine could not digest (say, a clock of the wrong size): fail, never hang.
+                    finish(new ProtocolException("partition " + partition + " sent a reply the read could not use: " + e, e));
+                }
+            }
+        }
+        publishIfDone();
+    }
+
+    private void handle(int partition, Message m, Throwable error) {
+        if (error != null) {
+            finish(failure(error, partition));
+            return;
+        }
+        if (!(m instanceof ClientResponse response)) {
+            finish(new ProtocolException("partition " + partition + " answered a read with " + m));
+            return;
+        }
+        List<Outgoing> next = txn.onResponse(response);
+        if (!txn.isFinished()) {
+            send(next);
+        } else if (txn.succeeded()) {
+            finish(new DefaultReadResult(txn.result(), txn.partitions().size()));
+        } else {
+            ErrorReply refusal = txn.failure();
+            if (refusal.code() == ErrorCode.SNAPSHOT_EXPIRED && !restarted) {
+                restarted = true;
+                cancelOutstanding();
+                metrics.snapshotRestarted();
+                startAttempt();
+            } else if (refusal.code() == ErrorCode.SNAPSHOT_EXPIRED) {
+                finish(new ReadTimeoutException("the read's second round came after partition " + partition
+                        + "'s snapshot expired, twice", null));
+            } else {
+                if (refusal.code() == ErrorCode.NOT_OWNER) cluster.requestRingRefresh();
+                finish(Failures.fromErrorReply(refusal, partition));
+            }
+        }
+    }
+
+    private FastCcsException failure(Throwable error, int partition) {
+        Throwable t = Failures.unwrap(error);
+        if (t instanceof RequestTimedOutException)
+            return new ReadTimeoutException("partition " + partition + " did not answer round " + txn.round()
+                    + " of a read within " + session.requestTimeout(), null);
+        return Failures.asFastCcs(t);
+    }
+
+    private void finish(Object readResultOrFailure) {
+        outcome = readResultOrFailure;
+        cancelOutstanding();
+    }
+
+    private void cancelOutstanding() {
+        outstanding.forEach((id, partition) -> cluster.cancel(partition, id));
+        outstanding.clear();
+    }
+
+    /** Completes the result once known, outside the lock; a nested call (under the lock) leaves it to the outer. */
+    private void publishIfDone() {
+        if (Thread.holdsLock(session.lock())) return;
+        Object o;
+        synchronized (session.lock()) {
+            if (outcome == null || published) return;
+            published = true;
+            o = outcome;
+        }
+        if (o instanceof ReadResult r) {
+            metrics.readSucceeded(startNanos, r.rounds());
+            result.complete(r);
+        } else {
+            metrics.reads().failed((Throwable) o);
+            result.completeExceptionally((Throwable) o);
+        }
+    }
+}

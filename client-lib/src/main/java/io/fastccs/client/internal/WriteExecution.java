@@ -1,0 +1,227 @@
+package io.fastccs.client.internal;
+
+import io.fastccs.client.FastCcsException;
+import io.fastccs.client.InvalidRequestException;
+import io.fastccs.client.PartitionUnavailableException;
+import io.fastccs.client.ProtocolException;
+import io.fastccs.client.WriteOutcome;
+import io.fastccs.client.WriteResult;
+import io.fastccs.client.WriteTimeoutException;
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.WriteTransaction;
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.OutcomeReply;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Runs one write-only transaction of a session: sends the {@link WriteTransaction}'s request to every
+ * participant and feeds the replies back. It succeeds once every participant confirmed the commit (the session
+ * then has adopted the commit clock).
+ *
+ * <p>If a participant's reply does not come in time, or its connection breaks, the execution stops waiting for the
+ * participants and asks the coordinator for the outcome; the write then fails with a {@link WriteTimeoutException}
+ * carrying the coordinator's answer, and unless that answer is "aborted" the session is marked in doubt. Write
+ * requests are never re-sent. All state changes happen under the session's lock; the result is completed outside.
+ */
+final class WriteExecution {
+    private enum Phase { WAITING, QUERYING, DONE }
+
+    private final DefaultCausalSession session;
+    private final Cluster cluster;
+    private final DefaultClientMetrics metrics;
+    private final Map<Key, byte[]> writes;
+    private final long startNanos;
+    private final CompletableFuture<WriteResult> result = new CompletableFuture<>();
+    /** Participant requests still waiting for a reply: request id to partition. Guarded by the lock. */
+    private final Map<Long, Integer> outstanding = new HashMap<>();
+    private WriteTransaction txn;
+    private Phase phase = Phase.WAITING;
+    /** Why the execution stopped waiting for the participants. */
+    private FastCcsException lostTrackCause;
+    /** The {@link WriteResult} or the failure, once known. Guarded by the lock. */
+    private Object outcome;
+    private boolean published;
+
+    WriteExecution(DefaultCausalSession session, Cluster cluster, DefaultClientMetrics metrics, Map<Key, byte[]> writes,
+                   long startNanos) {
+        this.session = session;
+        this.cluster = cluster;
+        this.metrics = metrics;
+        this.writes = writes;
+        this.startNanos = startNanos;
+    }
+
+    CompletableFuture<WriteResult> start() {
+        synchronized (session.lock()) {
+            send();
+        }
+        publishIfDone();
+        return result;
+    }
+
+    private void send() {
+        txn = session.protocol().write(writes, ThreadLocalRandom.current());
+        // Refuse up front what would be refused half-way: nothing is sent unless every participant is connected.
+        for (int p : txn.participants()) {
+            if (!cluster.isConnected(p)) {
+                finish(new PartitionUnavailableException(p, "no connection to partition " + p + "; the write was not sent"));
+                return;
+            }
+        }
+        List<Outgoing> requests = txn.start();
+        byte[][] frames;
+        try {
+            frames = Frames.encodeAll(requests);
+        } catch (InvalidRequestException e) {
+            finish(e);
+            return;
+        }
+        for (int i = 0; i < frames.length && phase == Phase.WAITING; i++) {
+            int partition = requests.get(i).partition();
+            long id = requests.get(i).request().requestId();
+            outstanding.put(id, partition);
+            cluster.send(partition, id, frames[i]).whenComplete((m, e) -> onParticipantReply(id, partition, m, e));
+        }
+    }
+
+    private void onParticipantReply(long id, int partition, Message m, Throwable error) {
+        synchronized (session.lock()) {
+            if (phase == Phase.WAITING && outstanding.remove(id) != null) handleParticipantReply(partition, m, error);
+        }
+        publishIfDone();
+    }
+
+    private void handleParticipantReply(int partition, Message m, Throwable error) {
+        if (error != null) {
+            lostTrack(failure(error, partition));
+            return;
+        }
+        if (!(m instanceof ClientResponse response)) {
+            lostTrack(new ProtocolException("partition " + partition + " answered a write with " + m));
+            return;
+        }
+        try {
+            txn.onResponse(response);
+        } catch (RuntimeException e) {
+            // A reply the state machine could not digest (say, a clock of the wrong size): ask, never hang.
+            lostTrack(new ProtocolException("partition " + partition + " sent a reply the write could not use: " + e, e));
+            return;
+        }
+        if (txn.isFinished()) settle(partition);
+    }
+
+    private void settle(int lastPartition) {
+        if (txn.isConfirmed()) {
+            finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(), txn.participants().size()));
+            return;
+        }
+        ErrorReply refusal = txn.failure();
+        if (txn.outcome() == Outcome.ABORTED) {
+            if (refusal == null) {
+                finish(new WriteTimeoutException("the nodes aborted write " + txn.txnId() + " (a participant did not "
+                        + "vote in time, or its coordinator restarted); it had no effect", WriteOutcome.ABORTED,
+                        txn.txnId().toString(), null));
+            } else {
+                // A participant refuses before it prepares, so it never votes: the coordinator must abort.
+                if (refusal.code() == ErrorCode.NOT_OWNER) cluster.requestRingRefresh();
+                finish(Failures.fromErrorReply(refusal, lastPartition));
+            }
+            return;
+        }
+        // Someone said committed, yet the transaction ended without every confirmation: ask for the outcome.
+        lostTrack(refusal != null ? Failures.fromErrorReply(refusal, lastPartition)
+                : new ProtocolException("write " + txn.txnId() + " ended without an outcome"));
+    }
+
+    private FastCcsException failure(Throwable error, int partition) {
+        Throwable t = Failures.unwrap(error);
+        if (t instanceof RequestTimedOutException)
+            return new PartitionUnavailableException(partition, "partition " + partition + " did not confirm within "
+                    + session.requestTimeout());
+        return Failures.asFastCcs(t);
+    }
+
+    /** Stops waiting for the participants and asks the coordinator what became of the transaction. */
+    private void lostTrack(FastCcsException cause) {
+        cancelOutstanding();
+        phase = Phase.QUERYING;
+        lostTrackCause = cause;
+        Outgoing query = txn.queryOutcome();
+        long id = query.request().requestId();
+        cluster.send(query.partition(), id, Frames.encode(query.request())).whenComplete((m, e) -> onOutcome(m, e));
+    }
+
+    private void onOutcome(Message m, Throwable error) {
+        synchronized (session.lock()) {
+            if (phase == Phase.QUERYING) concludeUnconfirmed(m, error);
+        }
+        publishIfDone();
+    }
+
+    private void concludeUnconfirmed(Message m, Throwable error) {
+        WriteOutcome known = WriteOutcome.UNKNOWN;
+        String answer;
+        if (error != null) {
+            answer = "could not be asked (" + Failures.unwrap(error).getMessage() + ")";
+        } else if (m instanceof OutcomeReply reply && reply.txnId().equals(txn.txnId())) {
+            txn.onResponse(reply);
+            known = switch (reply.outcome()) {
+                case COMMITTED -> WriteOutcome.COMMITTED_UNCONFIRMED;
+                case ABORTED -> WriteOutcome.ABORTED;
+                case UNDECIDED -> WriteOutcome.UNKNOWN;
+            };
+            answer = "says " + reply.outcome();
+        } else {
+            // Not fed to the transaction: a refused query says nothing about the write's outcome.
+            answer = "answered " + m;
+        }
+        String id = txn.txnId().toString();
+        WriteTimeoutException e = new WriteTimeoutException("write " + id + " was not confirmed by every participant ("
+                + lostTrackCause.getMessage() + "); its coordinator, partition " + txn.coordinator() + ", " + answer,
+                known, id, lostTrackCause);
+        if (known != WriteOutcome.ABORTED) {
+            metrics.writeUnconfirmed();
+            session.markInDoubt(e);
+        }
+        finish(e);
+    }
+
+    private void finish(Object writeResultOrFailure) {
+        phase = Phase.DONE;
+        outcome = writeResultOrFailure;
+        cancelOutstanding();
+    }
+
+    private void cancelOutstanding() {
+        outstanding.forEach((id, partition) -> cluster.cancel(partition, id));
+        outstanding.clear();
+    }
+
+    /** Completes the result once known, outside the lock; a nested call (under the lock) leaves it to the outer. */
+    private void publishIfDone() {
+        if (Thread.holdsLock(session.lock())) return;
+        Object o;
+        synchronized (session.lock()) {
+            if (outcome == null || published) return;
+            published = true;
+            o = outcome;
+        }
+        if (o instanceof WriteResult w) {
+            metrics.writes().succeeded(startNanos);
+            result.complete(w);
+        } else {
+            metrics.writes().failed((Throwable) o);
+            result.completeExceptionally((Throwable) o);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.fastccs.server.cassandra;
+
+import io.fastccs.server.FastCcsSettings;
+import io.fastccs.server.storage.CassandraPartitionStore;
+import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.server.storage.LocalKeyspace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Opens the partition's store in this node's storage engine. */
+final class CassandraStores {
+    private static final Logger logger = LoggerFactory.getLogger(CassandraStores.class);
+
+    private CassandraStores() {
+    }
+
+    static DurablePartitionStore open(CassandraRing ring, FastCcsSettings settings) {
+        if (!LocalKeyspace.registeredBeforeReplay())
+            logger.warn("FastCCS: the local keyspace was not registered before commit log replay (was the agent's premain "
+                    + "skipped?); records not yet flushed before a crash would be lost");
+        return CassandraPartitionStore.open(CassandraPartitionStore.Settings.of(ring.self(), ring.partitions(),
+                settings.versionCacheKeys()));
+    }
+}

@@ -1,0 +1,81 @@
+package io.fastccs.server.cassandra;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.server.FastCcsSettings;
+import io.fastccs.server.node.FastCcsNode;
+import io.fastccs.server.node.NodeSettings;
+import io.fastccs.server.storage.DurablePartitionStore;
+import org.apache.cassandra.config.DatabaseDescriptor;
+import org.apache.cassandra.locator.InetAddressAndPort;
+import org.apache.cassandra.service.StorageService;
+import org.apache.cassandra.utils.FBUtilities;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * Starts FastCCS inside a running Cassandra node: waits for the ring, checks that our key ownership is Cassandra's,
+ * opens the store in Cassandra's storage engine, and serves the FastCCS port. The only class that wires Cassandra's
+ * singletons to the host-independent node ({@link FastCcsNode}).
+ */
+public final class FastCcsPlugin {
+    private static final Logger logger = LoggerFactory.getLogger(FastCcsPlugin.class);
+    private static volatile FastCcsNode node;
+
+    private FastCcsPlugin() {
+    }
+
+    /** Called by the agent once the node is in NORMAL mode. */
+    public static synchronized void start() throws Exception {
+        if (node != null) return;
+        long started = System.nanoTime();
+        FastCcsSettings settings = FastCcsSettings.load();
+        logger.info("FastCCS starting with settings: {}", settings);
+        CassandraRing.advertisePort(settings.port());
+        CassandraRing ring = CassandraRing.awaitComplete(settings);
+        DurablePartitionStore store = CassandraStores.open(ring, settings);
+        checkOwnership(ring, settings.keyspace());
+        NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
+                settings.maxFrameBytes(), settings.partitionConfig());
+        FastCcsNode n = new FastCcsNode(nodeSettings, ring, store, FBUtilities::timestampMicros);
+        n.start();
+        node = n;
+        StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
+        logger.info("FastCCS partition {} of {} ready in {} ms", ring.self(), ring.partitions(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** The running node, or null before start; for monitoring. */
+    public static FastCcsNode node() {
+        return node;
+    }
+
+    static synchronized void stop() {
+        FastCcsNode n = node;
+        node = null;
+        if (n != null) {
+            logger.info("FastCCS stopping");
+            n.close();
+        }
+    }
+
+    /**
+     * Our routing (Murmur3 token, ring by token rank) must agree with Cassandra's placement of the versions table's
+     * partitions, or a node would store keys Cassandra thinks belong elsewhere.
+     */
+    private static void checkOwnership(CassandraRing ring, String keyspace) {
+        for (int i = 0; i < 64; i++) {
+            Key key = Key.of("fastccs-ownership-check-" + i);
+            int ours = ring.topology().ownerOf(key);
+            List<InetAddressAndPort> replicas = StorageService.instance
+                    .getNaturalReplicasForToken(keyspace, ByteBuffer.wrap(key.unsafeBytes())).endpointList();
+            if (replicas.size() != 1)
+                throw new IllegalStateException("keyspace " + keyspace + " must have replication factor 1, has " + replicas.size());
+            if (!ring.endpoint(ours).equals(replicas.get(0)))
+                throw new IllegalStateException("FastCCS routes key " + key + " to partition " + ours + " (" + ring.endpoint(ours)
+                        + ") but Cassandra places it on " + replicas.get(0));
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.fastccs.tools.cluster;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * What one CLI invocation leaves for the next: the cluster's shape, how its nodes are launched, and the pid of
+ * every node this tool started. Kept as {@code cluster.properties} in the cluster directory.
+ *
+ * @param agentJar null when the plugin is off
+ * @param pids     node number to pid, for nodes started and not yet seen stopped
+ */
+record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, String heapMax, Path java,
+                    Path nodeClasspathFile, Path agentJar, Map<Integer, Long> pids) {
+    static final String FILE_NAME = "cluster.properties";
+
+    ClusterState {
+        if (nodes < 1 || nodes > 254)
+            throw new IllegalArgumentException("a local cluster has 1 to 254 nodes, not " + nodes);
+        if (plugin && agentJar == null)
+            throw new IllegalArgumentException("the plugin is on but no agent jar is given");
+        pids = Collections.unmodifiableMap(new TreeMap<>(pids));
+    }
+
+    ClusterState withPid(int node, long pid) {
+        Map<Integer, Long> updated = new TreeMap<>(pids);
+        updated.put(node, pid);
+        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated);
+    }
+
+    ClusterState withoutPid(int node) {
+        Map<Integer, Long> updated = new TreeMap<>(pids);
+        updated.remove(node);
+        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated);
+    }
+
+    /** The pid recorded for {@code node}, or 0. */
+    long pid(int node) {
+        return pids.getOrDefault(node, 0L);
+    }
+
+    void save(Path file) throws IOException {
+        Properties p = new Properties();
+        p.setProperty("nodes", Integer.toString(nodes));
+        p.setProperty("port.storage", Integer.toString(ports.storage()));
+        p.setProperty("port.cql", Integer.toString(ports.cql()));
+        p.setProperty("port.fastccs", Integer.toString(ports.fastccs()));
+        p.setProperty("port.jmx.base", Integer.toString(ports.jmxBase()));
+        p.setProperty("plugin", Boolean.toString(plugin));
+        p.setProperty("heap.min", heapMin);
+        p.setProperty("heap.max", heapMax);
+        p.setProperty("java", java.toString());
+        p.setProperty("node.classpath.file", nodeClasspathFile.toString());
+        if (agentJar != null)
+            p.setProperty("agent.jar", agentJar.toString());
+        pids.forEach((node, pid) -> p.setProperty("node." + node + ".pid", Long.toString(pid)));
+        // Written aside and moved, so a reader never sees half a file.
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            p.store(w, "local FastCCS cluster (bin/fastccs cluster); pids are of nodes this tool started");
+        }
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    static ClusterState load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        try {
+            int nodes = Integer.parseInt(required(p, "nodes", file));
+            Ports ports = new Ports(Integer.parseInt(required(p, "port.storage", file)),
+                    Integer.parseInt(required(p, "port.cql", file)),
+                    Integer.parseInt(required(p, "port.fastccs", file)),
+                    Integer.parseInt(required(p, "port.jmx.base", file)));
+            Map<Integer, Long> pids = new TreeMap<>();
+            for (int node = 1; node <= nodes; node++) {
+                String pid = p.getProperty("node." + node + ".pid");
+                if (pid != null)
+                    pids.put(node, Long.parseLong(pid));
+            }
+            String agent = p.getProperty("agent.jar");
+            return new ClusterState(nodes, ports, Boolean.parseBoolean(required(p, "plugin", file)),
+                    required(p, "heap.min", file), required(p, "heap.max", file), Path.of(required(p, "java", file)),
+                    Path.of(required(p, "node.classpath.file", file)), agent == null ? null : Path.of(agent), pids);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + " is damaged: " + e.getMessage(), e);
+        }
+    }
+
+    private static String required(Properties p, String key, Path file) throws IOException {
+        String value = p.getProperty(key);
+        if (value == null)
+            throw new IOException(file + " is damaged: no " + key);
+        return value;
+    }
+}

@@ -1,0 +1,50 @@
+package io.fastccs.tools.cluster;
+
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A node's view of the ring, read over JMX from its StorageService MBean (no Cassandra classes needed). */
+final class RingProbe {
+    /**
+     * @param liveNodes      addresses the node's gossip considers up, itself included
+     * @param tokenOwners    how many tokens the node knows owners for (one per normal node here)
+     * @param operationMode  NORMAL once the node has joined
+     */
+    record View(List<String> liveNodes, int tokenOwners, String operationMode) {
+    }
+
+    static {
+        // A hung node must not hang status or start: bound RMI's connect and read waits (read once, at first use).
+        if (System.getProperty("sun.rmi.transport.tcp.responseTimeout") == null)
+            System.setProperty("sun.rmi.transport.tcp.responseTimeout", "5000");
+        if (System.getProperty("sun.rmi.transport.connectionTimeout") == null)
+            System.setProperty("sun.rmi.transport.connectionTimeout", "5000");
+    }
+
+    private RingProbe() {
+    }
+
+    /** Empty when JMX does not answer (node down or not up yet). */
+    static Optional<View> view(int jmxPort) {
+        try {
+            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+            try (JMXConnector connector = JMXConnectorFactory.connect(url)) {
+                MBeanServerConnection mbeans = connector.getMBeanServerConnection();
+                ObjectName storageService = new ObjectName("org.apache.cassandra.db:type=StorageService");
+                List<?> live = (List<?>) mbeans.getAttribute(storageService, "LiveNodes");
+                Map<?, ?> tokens = (Map<?, ?>) mbeans.getAttribute(storageService, "TokenToEndpointMap");
+                String mode = String.valueOf(mbeans.getAttribute(storageService, "OperationMode"));
+                return Optional.of(new View(live.stream().map(String::valueOf).sorted().toList(), tokens.size(), mode));
+            }
+        } catch (Exception e) {
+            // Any failure means "no view yet"; callers poll and report the node's logs if it never comes.
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.fastccs.tools.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/**
+ * How {@link LocalCluster#start} launches a cluster. Paths left null take their defaults: the server-patch
+ * module's build output, and a JDK 11 or 17.
+ *
+ * @param heapMin -Xms; Cassandra locks its heap in RAM, so this is about the RSS a node starts with
+ * @param heapMax -Xmx
+ * @param timeout how long to wait for every node to serve
+ */
+public record StartOptions(int nodes, boolean plugin, String heapMin, String heapMax, Path nodeClasspathFile,
+                           Path agentJar, Path java, Duration timeout) {
+    public static final String DEFAULT_HEAP_MIN = "256M";
+    public static final String DEFAULT_HEAP_MAX = "768M";
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+
+    private static final Pattern HEAP_SIZE = Pattern.compile("[1-9][0-9]*[mMgG]");
+
+    public StartOptions {
+        if (nodes < 1 || nodes > 254)
+            throw new IllegalArgumentException("a local cluster has 1 to 254 nodes, not " + nodes);
+        checkHeapSize(heapMin);
+        checkHeapSize(heapMax);
+        if (megabytes(heapMin) > megabytes(heapMax))
+            throw new IllegalArgumentException("the minimum heap " + heapMin + " exceeds the maximum " + heapMax);
+        if (timeout.isNegative() || timeout.isZero())
+            throw new IllegalArgumentException("the timeout must be positive");
+    }
+
+    /** {@code nodes} nodes with the plugin, default heap and paths. */
+    public static StartOptions nodes(int nodes) {
+        return new StartOptions(nodes, true, DEFAULT_HEAP_MIN, DEFAULT_HEAP_MAX, null, null, null, DEFAULT_TIMEOUT);
+    }
+
+    public StartOptions withPlugin(boolean on) {
+        return new StartOptions(nodes, on, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout);
+    }
+
+    /** Sets -Xmx; -Xms stays at its default unless that is larger. */
+    public StartOptions withHeap(String max) {
+        checkHeapSize(max);
+        String min = megabytes(DEFAULT_HEAP_MIN) <= megabytes(max) ? DEFAULT_HEAP_MIN : max;
+        return new StartOptions(nodes, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
+    }
+
+    public StartOptions withHeap(String min, String max) {
+        return new StartOptions(nodes, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
+    }
+
+    public StartOptions withNodeClasspathFile(Path file) {
+        return new StartOptions(nodes, plugin, heapMin, heapMax, file, agentJar, java, timeout);
+    }
+
+    public StartOptions withAgentJar(Path jar) {
+        return new StartOptions(nodes, plugin, heapMin, heapMax, nodeClasspathFile, jar, java, timeout);
+    }
+
+    public StartOptions withJava(Path javaExecutable) {
+        return new StartOptions(nodes, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, javaExecutable, timeout);
+    }
+
+    public StartOptions withTimeout(Duration wait) {
+        return new StartOptions(nodes, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, wait);
+    }
+
+    private static void checkHeapSize(String size) {
+        if (size == null || !HEAP_SIZE.matcher(size).matches())
+            throw new IllegalArgumentException("a heap size is a number with M or G, like 768M, not " + size);
+    }
+
+    private static long megabytes(String size) {
+        long n = Long.parseLong(size.substring(0, size.length() - 1));
+        return Character.toUpperCase(size.charAt(size.length() - 1)) == 'G' ? n * 1024 : n;
+    }
+}

@@ -1,0 +1,45 @@
+package io.fastccs.tools.cluster;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ClusterStateTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void survivesASaveAndLoad() throws IOException {
+        ClusterState state = new ClusterState(3, new Ports(7000, 9042, 9142, 7199), true, "256M", "1G",
+                Path.of("/jdk/bin/java"), Path.of("/b/cp.txt"), Path.of("/b/agent.jar"), Map.of(1, 100L, 3, 300L));
+        Path file = dir.resolve(ClusterState.FILE_NAME);
+
+        state.save(file);
+
+        assertThat(ClusterState.load(file)).isEqualTo(state);
+        assertThat(ClusterState.load(file).pid(2)).isZero();
+    }
+
+    @Test
+    void pidsComeAndGo() {
+        ClusterState state = new ClusterState(2, Ports.DEFAULT, false, "256M", "768M", Path.of("/j"), Path.of("/cp"), null, Map.of());
+
+        assertThat(state.withPid(2, 42).pid(2)).isEqualTo(42);
+        assertThat(state.withPid(2, 42).withoutPid(2).pids()).isEmpty();
+    }
+
+    @Test
+    void aDamagedFileSaysWhatIsMissing() throws IOException {
+        Path file = dir.resolve(ClusterState.FILE_NAME);
+        Files.writeString(file, "nodes=3\n");
+
+        assertThatThrownBy(() -> ClusterState.load(file)).isInstanceOf(IOException.class).hasMessageContaining("no port.storage");
+    }
+}

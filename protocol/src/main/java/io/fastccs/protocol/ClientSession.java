@@ -25,7 +25,8 @@ public final class ClientSession {
     private Set<Bug> bugs = Set.of();
 
     /**
-     * @param clientId   a random 64-bit id, unique among clients, used to make transaction ids unique
+     * @param clientId   a random 64-bit id, unique among sessions (transactions are numbered from 1 per session, so
+     *                   two sessions with the same id would make the same transaction ids)
      * @param clock      the causal context to start from: zero for a new session, or a resumed one
      * @param requestIds request ids for this session's messages, unique per connection
      */

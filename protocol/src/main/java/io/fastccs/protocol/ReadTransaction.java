@@ -77,7 +77,7 @@ public final class ReadTransaction {
             fail(e);
             return List.of();
         }
-        if (!(response instanceof ReadReply reply) || reply.values().size() != keysByPartition.get(partition).size()
+        if (!(response instanceof ReadReply reply) || !answersKeys(reply, keysByPartition.get(partition))
                 || reply.snapshot().size() != session.clock().size()
                 || reply.maxCommitClock().size() != session.clock().size()) {
             fail(ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a read: " + response));
@@ -91,6 +91,13 @@ public final class ReadTransaction {
             if (awaiting.isEmpty()) finish(2);
         }
         return List.of();
+    }
+
+    private static boolean answersKeys(ReadReply reply, List<Key> asked) {
+        if (reply.values().size() != asked.size()) return false;
+        for (int i = 0; i < asked.size(); i++)
+            if (reply.values().get(i) == null || !reply.values().get(i).key().equals(asked.get(i))) return false;
+        return true;
     }
 
     /** The check of algorithm 1, lines 7-12: partition i is re-read unless svc_i covers ctm_j of every other j. */

@@ -32,6 +32,7 @@ public final class WriteTransaction {
     private final List<Integer> participants;
     private final int coordinator;
     private final Map<Long, Integer> awaiting = new HashMap<>();
+    private final Set<Long> outcomeQueries = new HashSet<>();
     private final Set<Integer> committed = new HashSet<>();
     private Outcome outcome = Outcome.UNDECIDED;
     private VectorClock commitClock;
@@ -82,6 +83,7 @@ public final class WriteTransaction {
     public Outgoing queryOutcome() {
         long id = session.nextRequestId();
         awaiting.put(id, coordinator);
+        outcomeQueries.add(id);
         return new Outgoing(coordinator, new OutcomeQuery(id, txnId));
     }
 
@@ -89,6 +91,14 @@ public final class WriteTransaction {
     public void onResponse(ClientResponse response) {
         Integer partition = awaiting.remove(response.requestId());
         if (partition == null) return;
+        boolean query = outcomeQueries.remove(response.requestId());
+        int n = session.clock().size();
+        if (response instanceof ErrorReply && query) return; // says nothing about the outcome: stay undecided
+        if ((response instanceof WriteReply w && w.commitClock() != null && w.commitClock().size() != n)
+                || (response instanceof OutcomeReply o && o.commitClock() != null && o.commitClock().size() != n)) {
+            failure = ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "commit clock of the wrong size in " + response);
+            return;
+        }
         if (response instanceof WriteReply w && w.txnId().equals(txnId)) {
             onWriteReply(partition, w);
         } else if (response instanceof OutcomeReply o && o.txnId().equals(txnId)) {
@@ -97,7 +107,7 @@ public final class WriteTransaction {
                 commitClock = o.commitClock();
             }
         } else if (response instanceof ErrorReply e) {
-            // A participant refuses before it prepares, so it never votes and the coordinator must abort.
+            // A participant refuses a write request before it prepares, so it never votes and the coordinator must abort.
             failure = e;
             if (outcome == Outcome.UNDECIDED) outcome = Outcome.ABORTED;
         } else {

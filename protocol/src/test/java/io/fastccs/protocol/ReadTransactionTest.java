@@ -224,4 +224,16 @@ class ReadTransactionTest {
     void emptyReadIsRejected() {
         assertThatThrownBy(() -> c.session(1).read(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aReplyForOtherKeysFailsTheRead() {
+        ClientSession s = c.session(1, clock(0, 0, 0));
+        ReadTransaction read = s.read(List.of(a0));
+        Outgoing o = read.start().get(0);
+        read.onResponse(new ReadReply(o.request().requestId(), List.of(new ReadValue(a1, new byte[]{1}, 1)),
+                clock(0, 0, 0), clock(0, 0, 0), 0));
+        assertThat(read.isFinished()).isTrue();
+        assertThat(read.succeeded()).isFalse();
+        assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);
+    }
 }

@@ -198,4 +198,25 @@ class WriteTransactionTest {
         assertThatThrownBy(() -> c.session(1).write(Map.of(), new Random(1))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> c.session(1, VectorClock.zero(3))).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void anErrorAnsweringTheOutcomeQuerySaysNothingAboutTheOutcome() {
+        WriteTransaction w = c.session(42, initial).write(writes(), new Random(3));
+        w.start();
+        Outgoing q = w.queryOutcome();
+        w.onResponse(ErrorReply.of(q.request().requestId(), ErrorCode.OVERLOADED, "busy"));
+        assertThat(w.outcome()).isEqualTo(Outcome.UNDECIDED);
+        assertThat(w.isFinished()).isFalse();
+    }
+
+    @Test
+    void aCommitClockOfTheWrongSizeIsAProtocolErrorNotAnOutcome() {
+        ClientSession s = c.session(42, initial);
+        WriteTransaction w = s.write(writes(), new Random(3));
+        List<Outgoing> out = w.start();
+        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, clock(1, 2)));
+        assertThat(w.failure().code()).isEqualTo(ErrorCode.INTERNAL);
+        assertThat(w.outcome()).isEqualTo(Outcome.UNDECIDED);
+        assertThat(s.clock()).isEqualTo(initial);
+    }
 }

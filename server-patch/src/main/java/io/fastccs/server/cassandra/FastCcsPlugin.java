@@ -42,6 +42,11 @@ public final class FastCcsPlugin {
         FastCcsNode n = new FastCcsNode(nodeSettings, ring, store, FBUtilities::timestampMicros);
         n.start();
         node = n;
+        try {
+            if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(n, cps);
+        } catch (Exception e) {
+            logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
+        }
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         logger.info("FastCCS partition {} of {} ready in {} ms", ring.self(), ring.partitions(),
                 (System.nanoTime() - started) / 1_000_000);

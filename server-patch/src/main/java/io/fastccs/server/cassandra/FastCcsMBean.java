@@ -1,0 +1,32 @@
+package io.fastccs.server.cassandra;
+
+/**
+ * FastCCS metrics of one node, as JMX attributes of {@code io.fastccs:type=FastCcs} (read with jconsole, or any
+ * JMX client on the node's JMX port).
+ */
+public interface FastCcsMBean {
+    int getPartition();
+    int getPartitions();
+    long getLastSequence();
+    long getSettledThrough();
+    int getUnsettledTransactions();
+    int getPendingTransactions();
+    long getFirstRoundReads();
+    long getSecondRoundReads();
+    long getWritesPrepared();
+    long getWritesCommitted();
+    long getWritesAborted();
+    long getCoordinatorTimeouts();
+    long getPresumedAborts();
+    long getClockAhead();
+    long getVersionsCollected();
+    long getSnapshotsExpired();
+    long getRequestsRefused();
+    long getInternalErrors();
+    int getCachedKeys();
+    long getCacheHits();
+    long getCacheMisses();
+    int getPendingStoreWrites();
+    /** Rows of fastccs.versions on this node: a full local scan, so call it sparingly. */
+    long getVersionRows();
+}

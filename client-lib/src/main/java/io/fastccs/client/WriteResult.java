@@ -13,4 +13,14 @@ public interface WriteResult {
 
     /** How many partitions took part. */
     int partitionsTouched();
+
+    /**
+     * The transaction's commit clock: entry {@code i} for partition {@code i}, as in {@link CausalToken#clock()};
+     * entry {@code p} of a participant {@code p} is the sequence number of the versions it stored. Versions of a key
+     * are ordered by their commit clocks (sum of the entries, then lexicographically), so this tells which of two
+     * committed writes of a key is newer. For verification and diagnostics.
+     *
+     * @return a copy of the clock
+     */
+    long[] commitClock();
 }

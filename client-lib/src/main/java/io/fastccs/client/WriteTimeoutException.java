@@ -14,16 +14,33 @@ public class WriteTimeoutException extends TransactionTimeoutException {
 
     private final WriteOutcome outcome;
     private final String transactionId;
+    private final int coordinator;
+    private final long[] commitClock;
+
+    /**
+     * An exception for one write, without the coordinator or commit clock.
+     *
+     * @param transactionId the write's id, as {@link WriteResult#transactionId()} would have reported it
+     */
+    public WriteTimeoutException(String message, WriteOutcome outcome, String transactionId, Throwable cause) {
+        this(message, outcome, transactionId, -1, null, cause);
+    }
 
     /**
      * An exception for one write.
      *
      * @param transactionId the write's id, as {@link WriteResult#transactionId()} would have reported it
+     * @param coordinator   the index of the write's coordinator partition, or -1 if unknown
+     * @param commitClock   the write's commit clock as a participant or the coordinator reported it, or null
+     *                      (always null unless the outcome is {@link WriteOutcome#COMMITTED_UNCONFIRMED})
      */
-    public WriteTimeoutException(String message, WriteOutcome outcome, String transactionId, Throwable cause) {
+    public WriteTimeoutException(String message, WriteOutcome outcome, String transactionId, int coordinator,
+                                 long[] commitClock, Throwable cause) {
         super(message, cause);
         this.outcome = outcome;
         this.transactionId = transactionId;
+        this.coordinator = coordinator;
+        this.commitClock = commitClock == null ? null : commitClock.clone();
     }
 
     /** What the coordinator said of the write, or {@link WriteOutcome#UNKNOWN} if it could not be asked. */
@@ -34,5 +51,23 @@ public class WriteTimeoutException extends TransactionTimeoutException {
     /** The write's transaction id, for logs and for matching it with the nodes' records. */
     public String transactionId() {
         return transactionId;
+    }
+
+    /**
+     * The index of the partition that coordinates the write, the one that decides its outcome and answers
+     * outcome queries; -1 if unknown. For tools that must learn an {@link WriteOutcome#UNKNOWN} outcome later.
+     */
+    public int coordinator() {
+        return coordinator;
+    }
+
+    /**
+     * The write's commit clock when the outcome is {@link WriteOutcome#COMMITTED_UNCONFIRMED}, as a participant that
+     * confirmed or the coordinator reported it (see {@link WriteResult#commitClock()}); {@code null} otherwise.
+     *
+     * @return a copy of the clock, or null
+     */
+    public long[] commitClock() {
+        return commitClock == null ? null : commitClock.clone();
     }
 }

@@ -133,6 +133,7 @@ class ScriptedClientTest {
         assertThat(w.size()).isEqualTo(5);
         long[] afterWrite = s.exportToken().clock();
         assertThat(afterWrite).isNotEqualTo(new long[N]);
+        assertThat(w.commitClock()).isEqualTo(afterWrite); // from a zero clock, the session's clock is the commit clock
         for (int p = 0; p < N; p++) {
             for (ClientRequest r : cluster.node(p).requests) {
                 WriteRequest req = (WriteRequest) r;
@@ -309,6 +310,9 @@ class ScriptedClientTest {
         assertThatThrownBy(() -> s.write(writes)).isInstanceOfSatisfying(WriteTimeoutException.class, e -> {
             assertThat(e.outcome()).isEqualTo(WriteOutcome.COMMITTED_UNCONFIRMED);
             assertThat(e.transactionId()).isNotBlank();
+            // The commit clock as first reported: by the participant that confirmed, or else by the coordinator.
+            assertThat(e.commitClock()).hasSize(2).containsAnyOf(1L, 7L);
+            assertThat(e.coordinator()).isBetween(0, 1);
             assertThat(e).isInstanceOf(TransactionTimeoutException.class);
         });
         assertThat(cluster.allRequests()).filteredOn(r -> r instanceof OutcomeQuery).hasSize(1);
@@ -346,8 +350,11 @@ class ScriptedClientTest {
         });
         Map<String, String> writes = Map.of(keysOnBothPartitions(cluster).get(0), "1", keysOnBothPartitions(cluster).get(1), "2");
         CausalSession s = client.session();
-        assertThatThrownBy(() -> s.write(writes)).isInstanceOfSatisfying(WriteTimeoutException.class,
-                e -> assertThat(e.outcome()).isEqualTo(WriteOutcome.UNKNOWN));
+        assertThatThrownBy(() -> s.write(writes)).isInstanceOfSatisfying(WriteTimeoutException.class, e -> {
+            assertThat(e.outcome()).isEqualTo(WriteOutcome.UNKNOWN);
+            assertThat(e.commitClock()).isNull();
+            assertThat(e.coordinator()).isBetween(0, 1); // whom to ask again
+        });
         s.continueWithoutUnconfirmedWrite();
         refuse.set(true);
         // A refused query says nothing about the write: never reported as aborted.

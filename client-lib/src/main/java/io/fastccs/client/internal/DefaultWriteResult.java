@@ -3,5 +3,9 @@ package io.fastccs.client.internal;
 import io.fastccs.client.WriteResult;
 
 /** A confirmed write. */
-record DefaultWriteResult(String transactionId, int size, int partitionsTouched) implements WriteResult {
+record DefaultWriteResult(String transactionId, int size, int partitionsTouched, long[] clock) implements WriteResult {
+    @Override
+    public long[] commitClock() {
+        return clock.clone();
+    }
 }

@@ -9,6 +9,7 @@ import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.Key;
 import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.VectorClock;
 import io.fastccs.protocol.WriteTransaction;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
@@ -122,7 +123,8 @@ final class WriteExecution {
 
     private void settle(int lastPartition) {
         if (txn.isConfirmed()) {
-            finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(), txn.participants().size()));
+            finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(), txn.participants().size(),
+                    clockArray(txn.commitClock())));
             return;
         }
         ErrorReply refusal = txn.failure();
@@ -130,7 +132,7 @@ final class WriteExecution {
             if (refusal == null) {
                 finish(new WriteTimeoutException("the nodes aborted write " + txn.txnId() + " (a participant did not "
                         + "vote in time, or its coordinator restarted); it had no effect", WriteOutcome.ABORTED,
-                        txn.txnId().toString(), null));
+                        txn.txnId().toString(), txn.coordinator(), null, null));
             } else {
                 // A participant refuses before it prepares, so it never votes: the coordinator must abort.
                 if (refusal.code() == ErrorCode.NOT_OWNER) cluster.requestRingRefresh();
@@ -188,12 +190,17 @@ final class WriteExecution {
         String id = txn.txnId().toString();
         WriteTimeoutException e = new WriteTimeoutException("write " + id + " was not confirmed by every participant ("
                 + lostTrackCause.getMessage() + "); its coordinator, partition " + txn.coordinator() + ", " + answer,
-                known, id, lostTrackCause);
+                known, id, txn.coordinator(),
+                known == WriteOutcome.COMMITTED_UNCONFIRMED ? clockArray(txn.commitClock()) : null, lostTrackCause);
         if (known != WriteOutcome.ABORTED) {
             metrics.writeUnconfirmed();
             session.markInDoubt(e);
         }
         finish(e);
+    }
+
+    private static long[] clockArray(VectorClock clock) {
+        return clock == null ? null : clock.toArray();
     }
 
     private void finish(Object writeResultOrFailure) {

@@ -1,0 +1,248 @@
+package io.fastccs.it;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.protocol.messages.RingRequest;
+import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.Ports;
+import io.fastccs.tools.cluster.StartOptions;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The one real cluster of a test class: {@value #NODES} Cassandra 5.0 nodes with the FastCCS plugin, node k on
+ * 127.0.0.k, in a temporary directory. Knows which partition each node is (partition indices follow token order,
+ * not node numbers). {@link #close()} stops every node it started and deletes the directory, keeping the nodes'
+ * logs under {@code fastccs.it.logDir}.
+ */
+final class TestCluster implements AutoCloseable {
+    static final int NODES = 3;
+    static final Duration POLL_OTHER_CLUSTER = Duration.ofSeconds(30);
+    static final Duration WAIT_OTHER_CLUSTER = Duration.ofMinutes(20);
+    private static final String DAEMON = "org.apache.cassandra.service.CassandraDaemon";
+
+    private final LocalCluster cluster;
+    private final Thread shutdownHook;
+    private final LocalCluster.StartReport startReport;
+    private final int[] partitionOfNode = new int[NODES + 1];
+    private final int[] nodeOfPartition = new int[NODES];
+    private final TokenRing ring;
+    private boolean closed;
+
+    private TestCluster(LocalCluster cluster, Thread shutdownHook, LocalCluster.StartReport startReport) throws IOException {
+        this.cluster = cluster;
+        this.shutdownHook = shutdownHook;
+        this.startReport = startReport;
+        TokenRing r = null;
+        for (int node = 1; node <= NODES; node++) {
+            try (RawConnection c = RawConnection.open(fastccsAddress(node), Duration.ofSeconds(10))) {
+                if (c.hello().partitions() != NODES)
+                    throw new IllegalStateException("node " + node + " reports " + c.hello().partitions() + " partitions");
+                partitionOfNode[node] = c.hello().partition();
+                nodeOfPartition[c.hello().partition()] = node;
+                if (r == null) {
+                    Message m = c.exchange(new RingRequest(1));
+                    if (!(m instanceof RingReply reply)) throw new IllegalStateException("ring request answered with " + m);
+                    r = TokenRing.of(reply.members());
+                }
+            }
+        }
+        this.ring = r;
+    }
+
+    /**
+     * Waits until no Cassandra node of any cluster runs on this machine (they all use the same addresses and ports),
+     * then starts the cluster. On failure the nodes already started are stopped and the directory removed.
+     */
+    static TestCluster start() throws IOException, InterruptedException {
+        ClassPin.pinProjectClasses();
+        awaitNoCassandraRunning();
+        Path dir = Files.createTempDirectory("fastccs-it-");
+        LocalCluster cluster = LocalCluster.at(dir, line -> log("[cluster] " + line));
+        Thread hook = new Thread(() -> stopQuietly(cluster), "fastccs-it-cluster-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(NODES).withTimeout(Duration.ofMinutes(4)));
+            log(String.format("cluster of %d nodes serving %.1f s after launch, ring converged after %.1f s (%s)", NODES,
+                    report.toServing().toMillis() / 1000.0, report.toRing().toMillis() / 1000.0, dir));
+            return new TestCluster(cluster, hook, report);
+        } catch (RuntimeException | IOException | Error e) {
+            keepLogs(cluster);
+            removeQuietly(cluster);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // shutting down already
+            }
+            throw e;
+        }
+    }
+
+    /** Polls every 30 s, up to 20 minutes, until no CassandraDaemon process is left on the machine. */
+    static void awaitNoCassandraRunning() throws InterruptedException {
+        Instant deadline = Instant.now().plus(WAIT_OTHER_CLUSTER);
+        while (true) {
+            List<Long> running = cassandraProcesses();
+            if (running.isEmpty()) return;
+            if (Instant.now().isAfter(deadline))
+                throw new IllegalStateException("Cassandra processes " + running + " still run after "
+                        + WAIT_OTHER_CLUSTER.toMinutes() + " minutes; they hold the ports of 127.0.0.1..3");
+            log("waiting for the Cassandra processes " + running + " of another cluster to end (they hold the ports "
+                    + "of 127.0.0.1..3); checking again in " + POLL_OTHER_CLUSTER.toSeconds() + " s");
+            Thread.sleep(POLL_OTHER_CLUSTER.toMillis());
+        }
+    }
+
+    private static List<Long> cassandraProcesses() {
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            return procs.filter(p -> p.getFileName().toString().matches("\\d+"))
+                    .filter(p -> {
+                        try {
+                            return new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8).contains(DAEMON);
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    })
+                    .map(p -> Long.parseLong(p.getFileName().toString()))
+                    .filter(pid -> pid != ProcessHandle.current().pid())
+                    .toList();
+        } catch (IOException e) {
+            return ProcessHandle.allProcesses()
+                    .filter(h -> h.info().commandLine().map(c -> c.contains(DAEMON)).orElse(false))
+                    .map(ProcessHandle::pid).toList();
+        }
+    }
+
+    LocalCluster local() {
+        return cluster;
+    }
+
+    LocalCluster.StartReport startReport() {
+        return startReport;
+    }
+
+    TokenRing ring() {
+        return ring;
+    }
+
+    static InetSocketAddress fastccsAddress(int node) {
+        return new InetSocketAddress(Ports.address(node), Ports.DEFAULT.fastccs());
+    }
+
+    static InetSocketAddress cqlAddress(int node) {
+        return new InetSocketAddress(Ports.address(node), Ports.DEFAULT.cql());
+    }
+
+    int partitionOfNode(int node) {
+        return partitionOfNode[node];
+    }
+
+    int nodeOfPartition(int partition) {
+        return nodeOfPartition[partition];
+    }
+
+    int ownerOf(String key) {
+        return ring.ownerOf(Key.of(key));
+    }
+
+    /**
+     * Starts polling node {@code node}'s FastCCS port (a handshake every 100 ms) and completes with the
+     * {@link System#nanoTime()} of the first successful handshake, or exceptionally after {@code timeout}. The
+     * plugin may serve before Cassandra's CQL port is up, which {@link LocalCluster#restart} also waits for.
+     */
+    static java.util.concurrent.CompletableFuture<Long> firstHandshake(int node, Duration timeout) {
+        java.util.concurrent.CompletableFuture<Long> result = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() - deadline < 0) {
+                try (RawConnection c = RawConnection.open(fastccsAddress(node), Duration.ofMillis(500))) {
+                    result.complete(System.nanoTime());
+                    return;
+                } catch (IOException e) {
+                    // not yet
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    result.completeExceptionally(e);
+                    return;
+                }
+            }
+            result.completeExceptionally(new IllegalStateException("node " + node + " did not answer a FastCCS handshake within " + timeout));
+        }, "handshake-probe-" + node);
+        t.setDaemon(true);
+        t.start();
+        return result;
+    }
+
+    RawConnection connect(int node) throws IOException {
+        return RawConnection.open(fastccsAddress(node), Duration.ofSeconds(10));
+    }
+
+    /** Stops every node (by pid), keeps their logs and deletes the cluster directory. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        keepLogs(cluster);
+        removeQuietly(cluster);
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException ignored) {
+            // the JVM is shutting down: the hook runs anyway
+        }
+    }
+
+    private static void stopQuietly(LocalCluster cluster) {
+        try {
+            if (cluster.exists()) cluster.stop();
+        } catch (RuntimeException e) {
+            System.err.println("could not stop the test cluster in " + cluster.dir() + ": " + e);
+        }
+    }
+
+    private static void removeQuietly(LocalCluster cluster) {
+        try {
+            if (cluster.exists()) cluster.remove();
+            else Files.deleteIfExists(cluster.dir());
+        } catch (RuntimeException | IOException e) {
+            System.err.println("could not remove the test cluster in " + cluster.dir() + ": " + e);
+            stopQuietly(cluster);
+        }
+    }
+
+    /** Copies every node's logs to {@code fastccs.it.logDir} (default target/cluster-logs), for post-mortems. */
+    private static void keepLogs(LocalCluster cluster) {
+        Path target = Path.of(System.getProperty("fastccs.it.logDir", "target/cluster-logs"));
+        try {
+            for (int node = 1; node <= NODES; node++) {
+                Path logDir = cluster.systemLog(node).getParent();
+                if (logDir == null || !Files.isDirectory(logDir)) continue;
+                Path dest = target.resolve("node" + node);
+                Files.createDirectories(dest);
+                try (Stream<Path> logs = Files.list(logDir)) {
+                    for (Path log : logs.filter(Files::isRegularFile).toList())
+                        Files.copy(log, dest.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            log("node logs kept in " + target.toAbsolutePath());
+        } catch (IOException | RuntimeException e) {
+            System.err.println("could not keep the node logs: " + e);
+        }
+    }
+
+    static void log(String line) {
+        System.out.println("[it " + Instant.now() + "] " + line);
+    }
+}

@@ -1,0 +1,137 @@
+package io.fastccs.tools.stress;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
+import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
+import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
+import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
+import com.datastax.oss.driver.api.core.cql.BatchStatement;
+import com.datastax.oss.driver.api.core.cql.BoundStatement;
+import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
+import com.datastax.oss.driver.api.core.cql.Row;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code -mode eventual} and {@code -mode batch}: plain Cassandra through the Apache Java driver at consistency ONE,
+ * on {@code stress_plain.kv}. A multi-key read is parallel single-key reads; a multi-key write is parallel
+ * single-key writes ({@code eventual}) or one LOGGED batch ({@code batch}).
+ */
+public final class CqlBackend implements StressBackend {
+    public static final String KEYSPACE = "stress_plain";
+
+    private final CqlSession cql;
+    private final boolean batch;
+    private final int valueSize;
+    private PreparedStatement insert, select;
+
+    public CqlBackend(List<InetSocketAddress> contacts, boolean batch, int valueSize, String localDc) {
+        DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(5))
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, DefaultConsistencyLevel.ONE.name())
+                .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, 2)
+                .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
+                .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
+                .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(20))
+                .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(20))
+                .build();
+        this.cql = CqlSession.builder().addContactPoints(contacts).withLocalDatacenter(localDc).withConfigLoader(config).build();
+        this.batch = batch;
+        this.valueSize = valueSize;
+    }
+
+    @Override
+    public String name() {
+        return batch ? "batch" : "eventual";
+    }
+
+    @Override
+    public void prepare() {
+        cql.execute("CREATE KEYSPACE IF NOT EXISTS " + KEYSPACE
+                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        cql.execute("CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".kv (key text PRIMARY KEY, value blob)");
+        cql.checkSchemaAgreement();
+        insert = cql.prepare("INSERT INTO " + KEYSPACE + ".kv (key, value) VALUES (?, ?)");
+        select = cql.prepare("SELECT value FROM " + KEYSPACE + ".kv WHERE key = ?");
+    }
+
+    private BoundStatement insert(long key, long valueId) {
+        return insert.bind(StressBackend.keyName(key),
+                ByteBuffer.wrap(StressBackend.value(valueId, valueSize).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static long valueOf(AsyncResultSet rs) {
+        Row row = rs.one();
+        if (row == null) return 0;
+        ByteBuffer b = row.getByteBuffer(0);
+        if (b == null) return 0;
+        return StressBackend.valueId(StandardCharsets.UTF_8.decode(b.duplicate()).toString());
+    }
+
+    @Override
+    public Session session() {
+        return new Session() {
+            @Override public long[] read(long[] keys) {
+                List<CompletableFuture<Long>> fs = new ArrayList<>(keys.length);
+                for (long k : keys)
+                    fs.add(cql.executeAsync(select.bind(StressBackend.keyName(k))).thenApply(CqlBackend::valueOf).toCompletableFuture());
+                long[] values = new long[keys.length];
+                for (int i = 0; i < keys.length; i++) values[i] = fs.get(i).join();
+                return values;
+            }
+
+            @Override public int lastRounds() { return 1; }
+
+            @Override public WriteStatus write(long[] keys, long[] valueIds) {
+                if (batch) {
+                    List<BoundStatement> stmts = new ArrayList<>(keys.length);
+                    for (int i = 0; i < keys.length; i++) stmts.add(insert(keys[i], valueIds[i]));
+                    cql.execute(BatchStatement.newInstance(DefaultBatchType.LOGGED).addAll(stmts));
+                } else {
+                    List<CompletableFuture<AsyncResultSet>> fs = new ArrayList<>(keys.length);
+                    for (int i = 0; i < keys.length; i++) fs.add(cql.executeAsync(insert(keys[i], valueIds[i])).toCompletableFuture());
+                    for (CompletableFuture<AsyncResultSet> f : fs) f.join();
+                }
+                return WriteStatus.OK;
+            }
+
+            @Override public boolean takeReset() { return false; }
+        };
+    }
+
+    /** Every key written once, asynchronously with up to 512 writes in flight; a history transaction per key. */
+    @Override
+    public void populate(long from, long to, long firstValue, HistoryRecorder history) throws Exception {
+        Semaphore inFlight = new Semaphore(512);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long session = history.newSession();
+        for (long k = from; k <= to && failure.get() == null; k++) {
+            inFlight.acquire();
+            long key = k, value = firstValue + (k - from);
+            CompletionStage<AsyncResultSet> f = cql.executeAsync(insert(key, value));
+            f.whenComplete((rs, e) -> {
+                if (e != null) failure.compareAndSet(null, e);
+                inFlight.release();
+            });
+            // Not atomic with the others, so each key is its own transaction; all complete before the workload starts.
+            history.write(session, new long[] {key}, new long[] {value}, true);
+        }
+        inFlight.acquire(512);
+        if (failure.get() != null) throw new IllegalStateException("populate failed: " + failure.get(), failure.get());
+    }
+
+    @Override
+    public void close() {
+        cql.close();
+    }
+}

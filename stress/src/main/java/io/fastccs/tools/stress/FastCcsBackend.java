@@ -1,0 +1,126 @@
+package io.fastccs.tools.stress;
+
+import io.fastccs.client.CausalSession;
+import io.fastccs.client.FastCcsClient;
+import io.fastccs.client.ReadResult;
+import io.fastccs.client.SessionInDoubtException;
+import io.fastccs.client.WriteOutcome;
+import io.fastccs.client.WriteTimeoutException;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/** {@code -mode fastccs}: each worker is a causal session of the FastCCS client. */
+public final class FastCcsBackend implements StressBackend {
+    private final FastCcsClient client;
+    private final int valueSize, populateThreads;
+
+    public FastCcsBackend(List<InetSocketAddress> contacts, int valueSize, int populateThreads) {
+        this.client = FastCcsClient.builder().addContactPoints(contacts).build();
+        this.valueSize = valueSize;
+        this.populateThreads = Math.max(1, populateThreads);
+    }
+
+    @Override
+    public String name() {
+        return "fastccs";
+    }
+
+    @Override
+    public Session session() {
+        CausalSession s = client.session();
+        return new Session() {
+            int rounds = 1;
+            boolean reset;
+
+            @Override public long[] read(long[] keys) {
+                List<String> names = new ArrayList<>(keys.length);
+                for (long k : keys) names.add(StressBackend.keyName(k));
+                ReadResult r;
+                try {
+                    r = s.read(names);
+                } catch (SessionInDoubtException e) {
+                    s.continueWithoutUnconfirmedWrite();
+                    reset = true;
+                    throw e;
+                }
+                long[] values = new long[keys.length];
+                for (int i = 0; i < keys.length; i++) values[i] = StressBackend.valueId(r.getString(names.get(i)));
+                rounds = r.rounds();
+                return values;
+            }
+
+            @Override public int lastRounds() { return rounds; }
+
+            @Override public WriteStatus write(long[] keys, long[] valueIds) {
+                Map<String, String> w = new LinkedHashMap<>();
+                for (int i = 0; i < keys.length; i++) w.put(StressBackend.keyName(keys[i]), StressBackend.value(valueIds[i], valueSize));
+                try {
+                    s.write(w);
+                    return WriteStatus.OK;
+                } catch (WriteTimeoutException e) {
+                    if (e.outcome() != WriteOutcome.ABORTED) {
+                        s.continueWithoutUnconfirmedWrite();
+                        reset = true;
+                    }
+                    return switch (e.outcome()) {
+                        case ABORTED -> WriteStatus.ABORTED;
+                        case COMMITTED_UNCONFIRMED -> WriteStatus.COMMITTED_UNCONFIRMED;
+                        default -> WriteStatus.UNKNOWN;
+                    };
+                } catch (SessionInDoubtException e) {
+                    s.continueWithoutUnconfirmedWrite();
+                    reset = true;
+                    throw e;
+                }
+            }
+
+            @Override public boolean takeReset() {
+                boolean r = reset;
+                reset = false;
+                return r;
+            }
+        };
+    }
+
+    /** {@code populateThreads} sessions writing chunks of 100 keys, one transaction per chunk. */
+    @Override
+    public void populate(long from, long to, long firstValue, HistoryRecorder history) throws Exception {
+        final int chunk = 100;
+        ExecutorService pool = Executors.newFixedThreadPool(populateThreads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            long chunks = (to - from + chunk) / chunk;
+            for (int t = 0; t < populateThreads; t++) {
+                final int worker = t;
+                done.add(pool.submit(() -> {
+                    Session s = session();
+                    long session = history.newSession();
+                    for (long c = worker; c < chunks; c += populateThreads) {
+                        long lo = from + c * chunk, hi = Math.min(to, lo + chunk - 1);
+                        long[] keys = new long[(int) (hi - lo + 1)], values = new long[keys.length];
+                        for (int i = 0; i < keys.length; i++) { keys[i] = lo + i; values[i] = firstValue + (lo + i - from); }
+                        WriteStatus st = s.write(keys, values);
+                        if (st != WriteStatus.OK) throw new IllegalStateException("populate: a write was not confirmed (" + st + ")");
+                        history.write(session, keys, values, true);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,86 @@
+package io.fastccs.tools.stress;
+
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code bin/fastccs stress}: a cassandra-stress-style benchmark of FastCCS ({@code -mode fastccs}) against plain
+ * Cassandra ({@code -mode eventual|batch}) on the same cluster, keys and threads. See {@link StressOptions} for the
+ * syntax. Exit codes: 0 ok; 1 the history check found anomalies; 2 usage; 3 the run failed (e.g. no cluster).
+ */
+public final class StressCommand {
+    static final String USAGE = String.join("\n",
+            "usage: bin/fastccs stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s]",
+            "         [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]",
+            "         [-node 127.0.0.1,127.0.0.2,...] [-port native=9042 fastccs=9142]",
+            "         [-log interval=1s hdrfile=FILE] [-warmup duration=5s]",
+            "         [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05]",
+            "         [-mode fastccs|eventual|batch] [-populate on|off] [-check] [--history FILE]",
+            "Defaults: mixed, write fraction 0.05, duration=30s, threads=16 (closed loop), gaussian(1..10000),",
+            "5 keys per read and per write, 128-byte values, -mode fastccs, -populate on (every key written once first).",
+            "fixed=R/s runs an open loop: latency counts from each operation's intended start.",
+            "--history FILE records every transaction (and final reads of all written keys, session 0) for",
+            "bin/fastccs check FILE --final-session 0; -check runs that check in-process too.");
+
+    public static List<InetSocketAddress> contacts(List<String> hosts, int port) {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (String h : hosts) {
+            int colon = h.lastIndexOf(':');
+            if (colon > 0 && h.indexOf(':') == colon) out.add(new InetSocketAddress(h.substring(0, colon), Integer.parseInt(h.substring(colon + 1))));
+            else out.add(new InetSocketAddress(h, port));
+        }
+        return out;
+    }
+
+    public static StressBackend backend(StressOptions o) {
+        return switch (o.mode) {
+            case FASTCCS -> new FastCcsBackend(contacts(o.nodes, o.fastccsPort), o.valueSize, Math.min(32, Math.max(4, o.threads)));
+            case EVENTUAL, BATCH -> new CqlBackend(contacts(o.nodes, o.nativePort), o.mode == StressOptions.Mode.BATCH,
+                    o.valueSize, "datacenter1");
+        };
+    }
+
+    /** Runs {@code o} on a backend it opens and closes. */
+    public static StressResult run(StressOptions o, PrintStream out) throws Exception {
+        try (StressBackend backend = backend(o)) {
+            return new StressRun(o, backend, out, PacedClock.SYSTEM).run();
+        }
+    }
+
+    public static void quietLogging() {
+        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
+        setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) System.setProperty(key, value);
+    }
+
+    public static void main(String[] args) {
+        quietLogging();
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
+            System.out.println(USAGE);
+            System.exit(args.length == 0 ? 2 : 0);
+        }
+        StressOptions o;
+        try {
+            o = StressOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("stress: " + (e instanceof NumberFormatException ? "bad number (" + e.getMessage() + ")" : e.getMessage()));
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        System.out.println("Running " + o.describe());
+        try {
+            StressResult r = run(o, System.out);
+            System.exit(r.check() != null && !r.check().ok() ? 1 : 0);
+        } catch (Exception e) {
+            System.err.println("stress: " + e);
+            System.exit(3);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.fastccs.tools.stress;
+
+import io.fastccs.check.CheckResult;
+
+/** The figures of one measured run; latencies in milliseconds. */
+public record StressResult(String mode, double seconds, long reads, long writes, long errors, double opRate,
+                           Latency all, Latency read, Latency write, long secondRoundReads, long readRounds,
+                           CheckResult check) {
+    public record Latency(double mean, double median, double p95, double p99, double p999, double max) {}
+
+    public double secondRoundShare() {
+        return reads == 0 ? 0 : (double) secondRoundReads / reads;
+    }
+
+    public double roundsPerRead() {
+        return reads == 0 ? 0 : (double) readRounds / reads;
+    }
+}

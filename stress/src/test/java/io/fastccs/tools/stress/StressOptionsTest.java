@@ -1,0 +1,79 @@
+package io.fastccs.tools.stress;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StressOptionsTest {
+    @Test
+    void defaultsAreTable41() {
+        StressOptions o = StressOptions.parse("mixed");
+        assertThat(o.writeFraction).isEqualTo(0.05);
+        assertThat(o.keysPerRead).isEqualTo(5);
+        assertThat(o.keysPerWrite).isEqualTo(5);
+        assertThat(o.valueSize).isEqualTo(128);
+        assertThat(o.mode).isEqualTo(StressOptions.Mode.FASTCCS);
+        assertThat(o.duration).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.fixedRate).isZero();
+        assertThat(o.populate).isTrue();
+    }
+
+    @Test
+    void cassandraStressSyntax() {
+        StressOptions o = StressOptions.parse("mixed", "ratio(write=1,read=3)", "duration=20s", "-rate", "threads=8", "fixed=2000/s",
+                "-pop", "dist=uniform(1..500)", "-node", "127.0.0.1,127.0.0.2", "-log", "interval=2s", "hdrfile=/tmp/x.hdr",
+                "-warmup", "duration=500ms", "-txn", "keys-per-read=3", "keys-per-write=2", "value-size=64", "-mode", "eventual",
+                "-populate", "off", "-check", "--history", "/tmp/h.txt");
+        assertThat(o.command).isEqualTo(StressOptions.Command.MIXED);
+        assertThat(o.writeFraction).isEqualTo(0.25);
+        assertThat(o.duration).isEqualTo(Duration.ofSeconds(20));
+        assertThat(o.n).isEqualTo(-1);
+        assertThat(o.threads).isEqualTo(8);
+        assertThat(o.fixedRate).isEqualTo(2000);
+        assertThat(o.population.min()).isEqualTo(1);
+        assertThat(o.population.max()).isEqualTo(500);
+        assertThat(o.population.toString()).startsWith("uniform");
+        assertThat(o.nodes).isEqualTo(List.of("127.0.0.1", "127.0.0.2"));
+        assertThat(o.logInterval).isEqualTo(Duration.ofSeconds(2));
+        assertThat(o.hdrFile).isEqualTo(Path.of("/tmp/x.hdr"));
+        assertThat(o.warmup).isEqualTo(Duration.ofMillis(500));
+        assertThat(o.keysPerRead).isEqualTo(3);
+        assertThat(o.keysPerWrite).isEqualTo(2);
+        assertThat(o.valueSize).isEqualTo(64);
+        assertThat(o.mode).isEqualTo(StressOptions.Mode.EVENTUAL);
+        assertThat(o.populate).isFalse();
+        assertThat(o.check).isTrue();
+        assertThat(o.history).isEqualTo(Path.of("/tmp/h.txt"));
+    }
+
+    @Test
+    void readWriteAndCounts() {
+        assertThat(StressOptions.parse("read", "n=100k").writeFraction).isZero();
+        assertThat(StressOptions.parse("read", "n=100k").n).isEqualTo(100_000);
+        assertThat(StressOptions.parse("write", "n=2m").writeFraction).isEqualTo(1);
+        assertThat(StressOptions.parse("write", "n=2m").duration).isNull();
+        assertThat(StressOptions.parse("mixed", "-txn", "write-fraction=0.5").writeFraction).isEqualTo(0.5);
+        assertThat(StressOptions.parse("mixed", "-mode", "BATCH").mode).isEqualTo(StressOptions.Mode.BATCH);
+        assertThat(StressOptions.parseDuration("5m")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(StressOptions.parseDuration("30")).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void rejectsNonsense() {
+        assertThatThrownBy(() -> StressOptions.parse("scan")).hasMessageContaining("unknown command");
+        assertThatThrownBy(() -> StressOptions.parse("read", "ratio(write=1,read=1)")).hasMessageContaining("mixed");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-rate", "threads=0")).hasMessageContaining("threads");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-rate", "speed=3")).hasMessageContaining("unknown");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "quorum")).hasMessageContaining("unknown mode");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-pop", "dist=poisson(1..9)")).hasMessageContaining("bad distribution");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-pop", "dist=uniform(1..3)")).hasMessageContaining("fewer keys");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "duration=soon")).hasMessageContaining("bad duration");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-bogus")).hasMessageContaining("unknown option");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-txn", "value-size=4")).hasMessageContaining("value-size");
+    }
+}

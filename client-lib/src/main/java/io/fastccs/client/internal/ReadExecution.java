@@ -13,7 +13,6 @@ import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Message;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -24,27 +23,14 @@ import java.util.concurrent.CompletableFuture;
  * expired restarts once from round one. All state changes happen under the session's lock; the result is
  * completed outside it.
  */
-final class ReadExecution {
-    private final DefaultCausalSession session;
-    private final Cluster cluster;
-    private final DefaultClientMetrics metrics;
+final class ReadExecution extends TransactionExecution<ReadResult> {
     private final List<Key> keys;
-    private final long startNanos;
-    private final CompletableFuture<ReadResult> result = new CompletableFuture<>();
-    /** Requests of the current attempt still waiting for a reply: request id to partition. Guarded by the lock. */
-    private final Map<Long, Integer> outstanding = new HashMap<>();
     private ReadTransaction txn;
     private boolean restarted;
-    /** The {@link ReadResult} or the failure, once known. Guarded by the lock. */
-    private Object outcome;
-    private boolean published;
 
     ReadExecution(DefaultCausalSession session, Cluster cluster, DefaultClientMetrics metrics, List<Key> keys, long startNanos) {
-        this.session = session;
-        this.cluster = cluster;
-        this.metrics = metrics;
+        super(session, cluster, metrics, startNanos);
         this.keys = keys;
-        this.startNanos = startNanos;
     }
 
     CompletableFuture<ReadResult> start() {
@@ -131,31 +117,13 @@ final class ReadExecution {
         return Failures.asFastCcs(t);
     }
 
-    private void finish(Object readResultOrFailure) {
-        outcome = readResultOrFailure;
-        cancelOutstanding();
+    @Override
+    void recordSuccess(ReadResult r) {
+        metrics.readSucceeded(startNanos, r.rounds());
     }
 
-    private void cancelOutstanding() {
-        outstanding.forEach((id, partition) -> cluster.cancel(partition, id));
-        outstanding.clear();
-    }
-
-    /** Completes the result once known, outside the lock; a nested call (under the lock) leaves it to the outer. */
-    private void publishIfDone() {
-        if (Thread.holdsLock(session.lock())) return;
-        Object o;
-        synchronized (session.lock()) {
-            if (outcome == null || published) return;
-            published = true;
-            o = outcome;
-        }
-        if (o instanceof ReadResult r) {
-            metrics.readSucceeded(startNanos, r.rounds());
-            result.complete(r);
-        } else {
-            metrics.reads().failed((Throwable) o);
-            result.completeExceptionally((Throwable) o);
-        }
+    @Override
+    void recordFailure(Throwable failure) {
+        metrics.reads().failed(failure);
     }
 }

@@ -18,7 +18,6 @@ import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeReply;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,32 +33,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * carrying the coordinator's answer, and unless that answer is "aborted" the session is marked in doubt. Write
  * requests are never re-sent. All state changes happen under the session's lock; the result is completed outside.
  */
-final class WriteExecution {
+final class WriteExecution extends TransactionExecution<WriteResult> {
     private enum Phase { WAITING, QUERYING, DONE }
 
-    private final DefaultCausalSession session;
-    private final Cluster cluster;
-    private final DefaultClientMetrics metrics;
     private final Map<Key, byte[]> writes;
-    private final long startNanos;
-    private final CompletableFuture<WriteResult> result = new CompletableFuture<>();
-    /** Participant requests still waiting for a reply: request id to partition. Guarded by the lock. */
-    private final Map<Long, Integer> outstanding = new HashMap<>();
     private WriteTransaction txn;
     private Phase phase = Phase.WAITING;
     /** Why the execution stopped waiting for the participants. */
     private FastCcsException lostTrackCause;
-    /** The {@link WriteResult} or the failure, once known. Guarded by the lock. */
-    private Object outcome;
-    private boolean published;
 
     WriteExecution(DefaultCausalSession session, Cluster cluster, DefaultClientMetrics metrics, Map<Key, byte[]> writes,
                    long startNanos) {
-        this.session = session;
-        this.cluster = cluster;
-        this.metrics = metrics;
+        super(session, cluster, metrics, startNanos);
         this.writes = writes;
-        this.startNanos = startNanos;
     }
 
     CompletableFuture<WriteResult> start() {
@@ -203,32 +189,19 @@ final class WriteExecution {
         return clock == null ? null : clock.toArray();
     }
 
-    private void finish(Object writeResultOrFailure) {
+    @Override
+    void finish(Object writeResultOrFailure) {
         phase = Phase.DONE;
-        outcome = writeResultOrFailure;
-        cancelOutstanding();
+        super.finish(writeResultOrFailure);
     }
 
-    private void cancelOutstanding() {
-        outstanding.forEach((id, partition) -> cluster.cancel(partition, id));
-        outstanding.clear();
+    @Override
+    void recordSuccess(WriteResult w) {
+        metrics.writes().succeeded(startNanos);
     }
 
-    /** Completes the result once known, outside the lock; a nested call (under the lock) leaves it to the outer. */
-    private void publishIfDone() {
-        if (Thread.holdsLock(session.lock())) return;
-        Object o;
-        synchronized (session.lock()) {
-            if (outcome == null || published) return;
-            published = true;
-            o = outcome;
-        }
-        if (o instanceof WriteResult w) {
-            metrics.writes().succeeded(startNanos);
-            result.complete(w);
-        } else {
-            metrics.writes().failed((Throwable) o);
-            result.completeExceptionally((Throwable) o);
-        }
+    @Override
+    void recordFailure(Throwable failure) {
+        metrics.writes().failed(failure);
     }
 }

@@ -74,8 +74,7 @@ public final class Partition {
     /** Settled transactions, remembered so a duplicated write request is answered instead of prepared twice. */
     private final Map<TxnId, Remembered> recentlySettled = new LinkedHashMap<>();
     /** Aborts that arrived before the write request (the client's request to us was slow). */
-    private final Map<TxnId, Long> earlyAborts = new LinkedHashMap<>();
-    private final Map<TxnId, Integer> earlyAbortSenders = new java.util.HashMap<>();
+    private final Map<TxnId, EarlyAbort> earlyAborts = new LinkedHashMap<>();
     /** Transactions we coordinate that are still collecting votes. */
     private final Map<TxnId, Coordination> coordinating = new LinkedHashMap<>();
     /** Our decisions as coordinator, in decision order, kept for late participants and clients. */
@@ -123,6 +122,10 @@ public final class Partition {
     }
 
     private record SvcSample(long at, long[] svc) {
+    }
+
+    /** An abort from partition {@code from}, honoured only if the late write request names it as coordinator. */
+    private record EarlyAbort(int from, long at) {
     }
 
     private Partition(int self, PartitionConfig config, Topology topology, PartitionStore store, PeerSink peers,
@@ -358,8 +361,8 @@ public final class Partition {
             reply.reply(new WriteReply(w.requestId(), id, decided.outcome(), decided.commitClock()));
             return;
         }
-        Integer abortedBy = earlyAborts.get(id) == null ? null : earlyAbortSenders.get(id);
-        if (abortedBy != null && abortedBy == w.coordinator()) {
+        EarlyAbort early = earlyAborts.get(id);
+        if (early != null && early.from() == w.coordinator()) {
             reply.reply(new WriteReply(w.requestId(), id, Outcome.ABORTED, null));
             return;
         }
@@ -516,8 +519,7 @@ public final class Partition {
         if (t != null) {
             if (from == t.record.coordinator()) abortLocal(t);
         } else if (!recentlySettled.containsKey(a.txnId())) {
-            earlyAborts.put(a.txnId(), time.nowMicros());
-            earlyAbortSenders.put(a.txnId(), from); // honoured only if the write names this sender as coordinator
+            earlyAborts.put(a.txnId(), new EarlyAbort(from, time.nowMicros()));
         }
     }
 
@@ -703,8 +705,7 @@ public final class Partition {
         // Only duplicated write requests need these, and clients do not resend writes.
         long settledBefore = now - 2 * config.transactionTimeoutMicros();
         recentlySettled.values().removeIf(r -> r.at() <= settledBefore);
-        earlyAborts.values().removeIf(at -> at <= before);
-        earlyAbortSenders.keySet().retainAll(earlyAborts.keySet());
+        earlyAborts.values().removeIf(e -> e.at() <= before);
     }
 
     private boolean settledEverywhere(Decision d) {

@@ -45,7 +45,9 @@ public final class CassandraRing implements RingView {
         this.endpoints = List.copyOf(endpoints);
         this.tokens = List.copyOf(tokens);
         this.defaultPort = defaultPort;
-        this.topology = TokenRing.of(members());
+        List<RingMember> byToken = new ArrayList<>(tokens.size());
+        for (int p = 0; p < tokens.size(); p++) byToken.add(new RingMember(p, "", defaultPort, tokens.get(p), true));
+        this.topology = TokenRing.of(byToken); // ownership needs only the tokens
     }
 
     /**
@@ -120,7 +122,7 @@ public final class CassandraRing implements RingView {
     }
 
     private int portOf(InetAddressAndPort ep, int p) {
-        if (p == self || topology == null) return defaultPort;
+        if (p == self) return defaultPort;
         EndpointState state = Gossiper.instance.getEndpointStateForEndpoint(ep);
         VersionedValue v = state == null ? null : state.getApplicationState(FASTCCS_STATE);
         if (v != null && v.value.startsWith(PREFIX)) {

@@ -2,7 +2,6 @@ package io.fastccs.server.node;
 
 import io.fastccs.protocol.Key;
 import io.fastccs.protocol.Partition;
-import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.PartitionMetrics;
 import io.fastccs.protocol.TxnId;
 import io.fastccs.protocol.VectorClock;
@@ -243,10 +242,5 @@ public final class FastCcsNode implements AutoCloseable {
         @Override public void putVersion(Key key, Version version) { dirty = true; store.putVersion(key, version); }
         @Override public void removeVersionsOlderThan(Key key, Version newestKept) { dirty = true; store.removeVersionsOlderThan(key, newestKept); }
         @Override public Recovered recover() { return store.recover(); }
-    }
-
-    /** Convenience for hosts: the partition configuration in force. */
-    public PartitionConfig partitionConfig() {
-        return settings.partition();
     }
 }

@@ -11,18 +11,20 @@ import io.fastccs.tools.cluster.StartOptions;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
  * The one real cluster of a test class: {@value #NODES} Cassandra 5.0 nodes with the FastCCS plugin, node k on
- * 127.0.0.k, in a temporary directory. Knows which partition each node is (partition indices follow token order,
+ * 127.0.{@value #SUBNET_DEFAULT}.k (see {@link #SUBNET}), in a temporary directory. Knows which partition each node is (partition indices follow token order,
  * not node numbers). {@link #close()} stops every node it started and deletes the directory, keeping the nodes'
  * logs under {@code fastccs.it.logDir}.
  */
@@ -30,7 +32,10 @@ final class TestCluster implements AutoCloseable {
     static final int NODES = 3;
     static final Duration POLL_OTHER_CLUSTER = Duration.ofSeconds(30);
     static final Duration WAIT_OTHER_CLUSTER = Duration.ofMinutes(20);
-    private static final String DAEMON = "org.apache.cassandra.service.CassandraDaemon";
+    /** Its own loopback subnet, so a user's cluster on 127.0.0.k (or another tool's) can keep running. */
+    static final int SUBNET_DEFAULT = 50;
+    static final int SUBNET = Integer.getInteger("fastccs.it.subnet", SUBNET_DEFAULT);
+    static final Ports PORTS = Ports.forSubnet(SUBNET);
 
     private final LocalCluster cluster;
     private final Thread shutdownHook;
@@ -62,18 +67,17 @@ final class TestCluster implements AutoCloseable {
     }
 
     /**
-     * Waits until no Cassandra node of any cluster runs on this machine (they all use the same addresses and ports),
-     * then starts the cluster. On failure the nodes already started are stopped and the directory removed.
+     * Waits until no other cluster holds this subnet's addresses and ports, then starts the cluster. On failure the nodes already started are stopped and the directory removed.
      */
     static TestCluster start() throws IOException, InterruptedException {
         ClassPin.pinProjectClasses();
-        awaitNoCassandraRunning();
+        awaitSubnetFree();
         Path dir = Files.createTempDirectory("fastccs-it-");
         LocalCluster cluster = LocalCluster.at(dir, line -> log("[cluster] " + line));
         Thread hook = new Thread(() -> stopQuietly(cluster), "fastccs-it-cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(NODES).withTimeout(Duration.ofMinutes(4)));
+            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(NODES).onSubnet(SUBNET).withTimeout(Duration.ofMinutes(4)));
             log(String.format("cluster of %d nodes serving %.1f s after launch, ring converged after %.1f s (%s)", NODES,
                     report.toServing().toMillis() / 1000.0, report.toRing().toMillis() / 1000.0, dir));
             return new TestCluster(cluster, hook, report);
@@ -89,39 +93,39 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    /** Polls every 30 s, up to 20 minutes, until no CassandraDaemon process is left on the machine. */
-    static void awaitNoCassandraRunning() throws InterruptedException {
+    /**
+     * Polls every 30 s, up to 20 minutes, until the ports of this subnet are free: another test run (or a leftover
+     * node) may hold them. Clusters on other subnets, such as a user's on 127.0.0.k, do not matter.
+     */
+    static void awaitSubnetFree() throws InterruptedException {
         Instant deadline = Instant.now().plus(WAIT_OTHER_CLUSTER);
         while (true) {
-            List<Long> running = cassandraProcesses();
-            if (running.isEmpty()) return;
+            List<String> held = heldPorts();
+            if (held.isEmpty()) return;
             if (Instant.now().isAfter(deadline))
-                throw new IllegalStateException("Cassandra processes " + running + " still run after "
-                        + WAIT_OTHER_CLUSTER.toMinutes() + " minutes; they hold the ports of 127.0.0.1..3");
-            log("waiting for the Cassandra processes " + running + " of another cluster to end (they hold the ports "
-                    + "of 127.0.0.1..3); checking again in " + POLL_OTHER_CLUSTER.toSeconds() + " s");
+                throw new IllegalStateException("ports " + held + " are still held after " + WAIT_OTHER_CLUSTER.toMinutes()
+                        + " minutes; another cluster runs on subnet " + SUBNET + " (-Dfastccs.it.subnet picks another)");
+            log("waiting for " + held + " (another cluster on subnet " + SUBNET + ") to be released; checking again in "
+                    + POLL_OTHER_CLUSTER.toSeconds() + " s");
             Thread.sleep(POLL_OTHER_CLUSTER.toMillis());
         }
     }
 
-    private static List<Long> cassandraProcesses() {
-        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            return procs.filter(p -> p.getFileName().toString().matches("\\d+"))
-                    .filter(p -> {
-                        try {
-                            return new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8).contains(DAEMON);
-                        } catch (IOException e) {
-                            return false;
-                        }
-                    })
-                    .map(p -> Long.parseLong(p.getFileName().toString()))
-                    .filter(pid -> pid != ProcessHandle.current().pid())
-                    .toList();
-        } catch (IOException e) {
-            return ProcessHandle.allProcesses()
-                    .filter(h -> h.info().commandLine().map(c -> c.contains(DAEMON)).orElse(false))
-                    .map(ProcessHandle::pid).toList();
+    private static List<String> heldPorts() {
+        List<String> held = new ArrayList<>();
+        for (int node = 1; node <= NODES; node++) {
+            for (var hostPort : List.of(new InetSocketAddress(PORTS.address(node), PORTS.storage()),
+                    new InetSocketAddress(PORTS.address(node), PORTS.cql()), new InetSocketAddress(PORTS.address(node), PORTS.fastccs()),
+                    new InetSocketAddress("127.0.0.1", PORTS.jmx(node)))) {
+                try (ServerSocket socket = new ServerSocket()) {
+                    socket.setReuseAddress(true);
+                    socket.bind(hostPort);
+                } catch (IOException e) {
+                    held.add(hostPort.getHostString() + ":" + hostPort.getPort());
+                }
+            }
         }
+        return held;
     }
 
     LocalCluster local() {
@@ -137,11 +141,11 @@ final class TestCluster implements AutoCloseable {
     }
 
     static InetSocketAddress fastccsAddress(int node) {
-        return new InetSocketAddress(Ports.address(node), Ports.DEFAULT.fastccs());
+        return new InetSocketAddress(PORTS.address(node), PORTS.fastccs());
     }
 
     static InetSocketAddress cqlAddress(int node) {
-        return new InetSocketAddress(Ports.address(node), Ports.DEFAULT.cql());
+        return new InetSocketAddress(PORTS.address(node), PORTS.cql());
     }
 
     int partitionOfNode(int node) {

@@ -24,7 +24,7 @@ import java.util.Set;
 final class CliInput {
     /**
      * The contact point when none is given: node 1 of the local cluster {@code bin/fastccs cluster} starts
-     * ({@link Ports#address}(1) and {@link Ports#DEFAULT}'s FastCCS port; a constant for the help text).
+     * (node 1 of {@link Ports#DEFAULT} and {@link Ports#DEFAULT}'s FastCCS port; a constant for the help text).
      */
     static final String DEFAULT_HOST = "127.0.0.1:9142";
 

@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 
 /** {@code bin/fastccs cluster}: a local Cassandra 5.0 cluster with the FastCCS plugin, in the spirit of ccm. */
 @Command(name = "fastccs cluster", mixinStandardHelpOptions = true,
-        description = "Starts, inspects and stops a local Cassandra 5.0.9 cluster: node k listens on 127.0.0.k "
-                + "(CQL 9042, FastCCS 9142, JMX 127.0.0.1:7199+k), runs from the Maven jars the server-patch module "
+        description = "Starts, inspects and stops a local Cassandra 5.0.9 cluster: node k listens on 127.0.S.k "
+                + "(S the subnet, 0 unless --subnet; CQL 9042, FastCCS 9142, JMX 127.0.0.1:7199+300S+k), runs from the Maven jars the server-patch module "
                 + "lists, and loads the FastCCS plugin unless told not to. State lives in the cluster directory, so "
                 + "each subcommand is a separate invocation. Build first: mvn -DskipTests install.",
         subcommands = {ClusterCommand.Start.class, ClusterCommand.Status.class, ClusterCommand.Stop.class,
@@ -54,6 +54,9 @@ public final class ClusterCommand implements Runnable {
         DirOption dir;
         @Option(names = "--nodes", paramLabel = "N", description = "number of nodes, 1 to 254 (default: ${DEFAULT-VALUE})")
         int nodes = 3;
+        @Option(names = "--subnet", paramLabel = "S",
+                description = "put node k on 127.0.S.k, 0 to 99 (default: ${DEFAULT-VALUE}); clusters on different subnets run side by side")
+        int subnet = 0;
         @Option(names = "--no-plugin", description = "plain Cassandra: no -javaagent, no FastCCS port")
         boolean noPlugin;
         @Option(names = "--heap", paramLabel = "SIZE", description = "maximum heap per node, -Xmx (default: ${DEFAULT-VALUE})")
@@ -74,7 +77,7 @@ public final class ClusterCommand implements Runnable {
 
         @Override
         public Integer call() {
-            StartOptions options = StartOptions.nodes(nodes).withPlugin(!noPlugin).withHeap(heap)
+            StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet).withPlugin(!noPlugin).withHeap(heap)
                     .withTimeout(Duration.ofSeconds(timeoutSeconds)).withNodeClasspathFile(nodeClasspath)
                     .withAgentJar(agent).withJava(java);
             if (heapMin != null)
@@ -84,18 +87,18 @@ public final class ClusterCommand implements Runnable {
             System.out.printf("%ncluster serving: %d node%s in %.1f s, ring converged at %.1f s%n", nodes,
                     nodes == 1 ? "" : "s", seconds(report.toServing()), seconds(report.toRing()));
             Ports ports = cluster.ports();
-            System.out.println("  CQL      " + addresses(nodes, ports.cql()));
-            System.out.println("  FastCCS  " + (noPlugin ? "off (--no-plugin)" : addresses(nodes, ports.fastccs())));
+            System.out.println("  CQL      " + addresses(nodes, ports, ports.cql()));
+            System.out.println("  FastCCS  " + (noPlugin ? "off (--no-plugin)" : addresses(nodes, ports, ports.fastccs())));
             System.out.println("  logs     " + cluster.dir().resolve("node<k>/logs/system.log"));
             System.out.println();
             printStatus(cluster, cluster.status());
             return 0;
         }
 
-        private static String addresses(int nodes, int port) {
+        private static String addresses(int nodes, Ports ports, int port) {
             List<String> list = new ArrayList<>();
             for (int node = 1; node <= nodes; node++)
-                list.add(Ports.address(node) + ":" + port);
+                list.add(ports.address(node) + ":" + port);
             return String.join(", ", list);
         }
     }

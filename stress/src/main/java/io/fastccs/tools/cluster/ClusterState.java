@@ -51,6 +51,7 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
     void save(Path file) throws IOException {
         Properties p = new Properties();
         p.setProperty("nodes", Integer.toString(nodes));
+        p.setProperty("subnet", Integer.toString(ports.subnet()));
         p.setProperty("port.storage", Integer.toString(ports.storage()));
         p.setProperty("port.cql", Integer.toString(ports.cql()));
         p.setProperty("port.fastccs", Integer.toString(ports.fastccs()));
@@ -78,7 +79,8 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
         }
         try {
             int nodes = Integer.parseInt(required(p, "nodes", file));
-            Ports ports = new Ports(Integer.parseInt(required(p, "port.storage", file)),
+            Ports ports = new Ports(Integer.parseInt(p.getProperty("subnet", "0")), // absent in older files
+                    Integer.parseInt(required(p, "port.storage", file)),
                     Integer.parseInt(required(p, "port.cql", file)),
                     Integer.parseInt(required(p, "port.fastccs", file)),
                     Integer.parseInt(required(p, "port.jmx.base", file)));

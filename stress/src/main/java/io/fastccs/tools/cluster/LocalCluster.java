@@ -32,7 +32,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * A local Cassandra 5.0 cluster in one directory, node k on 127.0.0.k, each node a JVM started from the Maven
+ * A local Cassandra 5.0 cluster in one directory, node k on 127.0.S.k (S the subnet, 0 by default), each node a JVM started from the Maven
  * jars listed in the server-patch module's {@code node-classpath.txt}, optionally with the FastCCS agent.
  *
  * <p>Every operation reads the state file first and writes it after, so separate processes (CLI invocations,
@@ -202,7 +202,7 @@ public final class LocalCluster {
                     + "); pick another directory");
         }
 
-        ClusterState state = new ClusterState(options.nodes(), Ports.DEFAULT, options.plugin(), options.heapMin(),
+        ClusterState state = new ClusterState(options.nodes(), Ports.forSubnet(options.subnet()), options.plugin(), options.heapMin(),
                 options.heapMax(), java, classpathFile, agentJar, Map.of());
         List<Integer> nodes = IntStream.rangeClosed(1, state.nodes()).boxed().toList();
         for (int node : nodes)
@@ -266,8 +266,8 @@ public final class LocalCluster {
             Files.writeString(layout.pidFile(node), process.pid() + "\n");
             save(updated);
             progress.accept(String.format("node %d  %-11s pid %-7d CQL %s:%d  JMX 127.0.0.1:%d%s", node,
-                    Ports.address(node), process.pid(), Ports.address(node), state.ports().cql(), state.ports().jmx(node),
-                    state.plugin() ? "  FastCCS " + Ports.address(node) + ":" + state.ports().fastccs() : ""));
+                    state.ports().address(node), process.pid(), state.ports().address(node), state.ports().cql(), state.ports().jmx(node),
+                    state.plugin() ? "  FastCCS " + state.ports().address(node) + ":" + state.ports().fastccs() : ""));
             return updated;
         } catch (IOException e) {
             throw new ClusterException("cannot start node " + node + ": " + e.getMessage(), e);
@@ -288,7 +288,7 @@ public final class LocalCluster {
         while (true) {
             for (Iterator<Integer> it = pending.iterator(); it.hasNext(); ) {
                 int node = it.next();
-                String address = Ports.address(node);
+                String address = state.ports().address(node);
                 if (!isNodeProcess(node, state.pid(node)))
                     throw new ClusterException(describeDeath(state, node) + logTails(node) + othersStillRunning(state, node));
                 if (!accepting(address, state.ports().cql())) {
@@ -332,7 +332,7 @@ public final class LocalCluster {
     private Duration awaitRing(ClusterState state, Instant launchedAt, Instant deadline) {
         while (true) {
             List<Integer> running = runningNodes(state);
-            Set<String> runningAddresses = running.stream().map(Ports::address).collect(Collectors.toSet());
+            Set<String> runningAddresses = running.stream().map(state.ports()::address).collect(Collectors.toSet());
             Map<Integer, String> notConverged = new LinkedHashMap<>();
             for (int node : running) {
                 Optional<RingProbe.View> view = RingProbe.view(state.ports().jmx(node));
@@ -363,7 +363,7 @@ public final class LocalCluster {
         ClusterState state = state();
         List<NodeStatus> statuses = new ArrayList<>();
         for (int node = 1; node <= state.nodes(); node++) {
-            String address = Ports.address(node);
+            String address = state.ports().address(node);
             long pid = state.pid(node);
             boolean alive = isNodeProcess(node, pid);
             boolean cql = alive && accepting(address, state.ports().cql());
@@ -596,7 +596,7 @@ public final class LocalCluster {
 
     /** Refuses to start a node whose ports another process holds (another cluster, a leftover node). */
     private static void checkPortsFree(ClusterState state, int node) {
-        String address = Ports.address(node);
+        String address = state.ports().address(node);
         Map<String, Integer> ports = new LinkedHashMap<>();
         ports.put(address + ":" + state.ports().storage() + " (storage)", state.ports().storage());
         ports.put(address + ":" + state.ports().cql() + " (CQL)", state.ports().cql());
@@ -681,7 +681,7 @@ public final class LocalCluster {
                 Thread.currentThread().interrupt();
             }
         }
-        return "node " + node + " (" + Ports.address(node) + ", pid " + state.pid(node) + ") exited" + exit + " before serving.";
+        return "node " + node + " (" + state.ports().address(node) + ", pid " + state.pid(node) + ") exited" + exit + " before serving.";
     }
 
     /** The end of the node's stdout.log (latest launch only) and system.log, for error messages. */

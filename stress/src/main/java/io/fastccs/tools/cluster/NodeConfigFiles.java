@@ -8,7 +8,6 @@ import java.util.List;
 /** The text of a node's {@code cassandra.yaml} and {@code logback.xml}. Pure functions, so they are unit-tested. */
 final class NodeConfigFiles {
     static final String CLUSTER_NAME = "fastccs";
-    static final String SEED = Ports.address(1);
 
     private static final BigInteger MURMUR3_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger MURMUR3_RANGE = BigInteger.ONE.shiftLeft(64);
@@ -33,7 +32,7 @@ final class NodeConfigFiles {
     /** Node {@code node}'s cassandra.yaml; {@code nodeDir} holds its data, commit log, hints and caches. */
     static String cassandraYaml(int node, int nodes, Ports ports, Path nodeDir) {
         long token = initialTokens(nodes).get(node - 1);
-        String address = Ports.address(node);
+        String address = ports.address(node);
         return String.join("\n",
                 "# Written by bin/fastccs cluster for node " + node + " of " + nodes + ".",
                 "cluster_name: '" + CLUSTER_NAME + "'",
@@ -46,7 +45,7 @@ final class NodeConfigFiles {
                 "seed_provider:",
                 "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
                 "    parameters:",
-                "      - seeds: \"" + SEED + ":" + ports.storage() + "\"",
+                "      - seeds: \"" + ports.address(1) + ":" + ports.storage() + "\"",
                 "listen_address: " + address,
                 "rpc_address: " + address,
                 "storage_port: " + ports.storage(),

@@ -8,11 +8,12 @@ import java.util.regex.Pattern;
  * How {@link LocalCluster#start} launches a cluster. Paths left null take their defaults: the server-patch
  * module's build output, and a JDK 11 or 17.
  *
+ * @param subnet  S in the nodes' addresses 127.0.S.k
  * @param heapMin -Xms; Cassandra locks its heap in RAM, so this is about the RSS a node starts with
  * @param heapMax -Xmx
  * @param timeout how long to wait for every node to serve
  */
-public record StartOptions(int nodes, boolean plugin, String heapMin, String heapMax, Path nodeClasspathFile,
+public record StartOptions(int nodes, int subnet, boolean plugin, String heapMin, String heapMax, Path nodeClasspathFile,
                            Path agentJar, Path java, Duration timeout) {
     public static final String DEFAULT_HEAP_MIN = "256M";
     public static final String DEFAULT_HEAP_MAX = "768M";
@@ -23,6 +24,7 @@ public record StartOptions(int nodes, boolean plugin, String heapMin, String hea
     public StartOptions {
         if (nodes < 1 || nodes > 254)
             throw new IllegalArgumentException("a local cluster has 1 to 254 nodes, not " + nodes);
+        Ports.forSubnet(subnet); // checks it
         checkHeapSize(heapMin);
         checkHeapSize(heapMax);
         if (megabytes(heapMin) > megabytes(heapMax))
@@ -33,38 +35,43 @@ public record StartOptions(int nodes, boolean plugin, String heapMin, String hea
 
     /** {@code nodes} nodes with the plugin, default heap and paths. */
     public static StartOptions nodes(int nodes) {
-        return new StartOptions(nodes, true, DEFAULT_HEAP_MIN, DEFAULT_HEAP_MAX, null, null, null, DEFAULT_TIMEOUT);
+        return new StartOptions(nodes, 0, true, DEFAULT_HEAP_MIN, DEFAULT_HEAP_MAX, null, null, null, DEFAULT_TIMEOUT);
+    }
+
+    /** Nodes on 127.0.{@code s}.k, JMX ports moved accordingly: a second cluster beside one on subnet 0. */
+    public StartOptions onSubnet(int s) {
+        return new StartOptions(nodes, s, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout);
     }
 
     public StartOptions withPlugin(boolean on) {
-        return new StartOptions(nodes, on, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, on, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout);
     }
 
     /** Sets -Xmx; -Xms stays at its default unless that is larger. */
     public StartOptions withHeap(String max) {
         checkHeapSize(max);
         String min = megabytes(DEFAULT_HEAP_MIN) <= megabytes(max) ? DEFAULT_HEAP_MIN : max;
-        return new StartOptions(nodes, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
     }
 
     public StartOptions withHeap(String min, String max) {
-        return new StartOptions(nodes, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
     }
 
     public StartOptions withNodeClasspathFile(Path file) {
-        return new StartOptions(nodes, plugin, heapMin, heapMax, file, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, file, agentJar, java, timeout);
     }
 
     public StartOptions withAgentJar(Path jar) {
-        return new StartOptions(nodes, plugin, heapMin, heapMax, nodeClasspathFile, jar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, jar, java, timeout);
     }
 
     public StartOptions withJava(Path javaExecutable) {
-        return new StartOptions(nodes, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, javaExecutable, timeout);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, javaExecutable, timeout);
     }
 
     public StartOptions withTimeout(Duration wait) {
-        return new StartOptions(nodes, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, wait);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, wait);
     }
 
     private static void checkHeapSize(String size) {

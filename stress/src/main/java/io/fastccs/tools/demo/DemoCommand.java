@@ -76,7 +76,7 @@ public final class DemoCommand implements Callable<Integer> {
                     "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s", "-mode", mode, "-check",
                     "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
             StringBuilder hosts = new StringBuilder();
-            for (int k = 1; k <= nodes; k++) hosts.append(k > 1 ? "," : "").append("127.0.0." + k);
+            for (int k = 1; k <= nodes; k++) hosts.append(k > 1 ? "," : "").append(ports.address(k));
             args.addAll(List.of("-node", hosts.toString()));
             StressOptions o = StressOptions.parse(args.toArray(String[]::new));
             System.out.println("== " + (mode.equals("fastccs") ? "FastCCS" : "plain Cassandra, consistency ONE (eventual)")

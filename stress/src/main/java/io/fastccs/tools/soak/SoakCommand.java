@@ -59,7 +59,7 @@ public final class SoakCommand implements Callable<Integer> {
         if (!cluster.exists()) throw new IllegalStateException("no local cluster at " + cluster.dir() + "; start one: bin/fastccs cluster start --nodes 3");
         int nodes = cluster.nodeCount();
         List<InetSocketAddress> contacts = new ArrayList<>();
-        for (int k = 1; k <= nodes; k++) contacts.add(new InetSocketAddress("127.0.0." + k, cluster.ports().fastccs()));
+        for (int k = 1; k <= nodes; k++) contacts.add(new InetSocketAddress(cluster.ports().address(k), cluster.ports().fastccs()));
         long runNanos = parseDuration(duration).toNanos();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong txns = new AtomicLong(), writes = new AtomicLong(), errors = new AtomicLong();

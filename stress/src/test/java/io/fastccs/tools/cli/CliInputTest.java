@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class CliInputTest {
     @Test
     void theDefaultContactPointIsNode1OfTheLocalCluster() throws InputException {
-        assertThat(CliInput.DEFAULT_HOST).isEqualTo(Ports.address(1) + ":" + Ports.DEFAULT.fastccs());
+        assertThat(CliInput.DEFAULT_HOST).isEqualTo(Ports.DEFAULT.address(1) + ":" + Ports.DEFAULT.fastccs());
         assertThat(CliInput.contactPoints(List.of())).containsExactly(new InetSocketAddress("127.0.0.1", 9142));
     }
 

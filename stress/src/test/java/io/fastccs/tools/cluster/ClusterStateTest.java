@@ -17,7 +17,7 @@ class ClusterStateTest {
 
     @Test
     void survivesASaveAndLoad() throws IOException {
-        ClusterState state = new ClusterState(3, new Ports(7000, 9042, 9142, 7199), true, "256M", "1G",
+        ClusterState state = new ClusterState(3, new Ports(0, 7000, 9042, 9142, 7199), true, "256M", "1G",
                 Path.of("/jdk/bin/java"), Path.of("/b/cp.txt"), Path.of("/b/agent.jar"), Map.of(1, 100L, 3, 300L));
         Path file = dir.resolve(ClusterState.FILE_NAME);
 

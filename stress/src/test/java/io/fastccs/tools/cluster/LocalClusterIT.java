@@ -19,11 +19,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A real 3-node Cassandra 5.0 cluster without the plugin: start, status, nodetool, kill -9 of one node, restart.
  * Needs the server-patch module built (its node-classpath.txt); {@code -Dfastccs.nodeClasspath=FILE} uses
- * another classpath file. Ports 7000, 9042 on 127.0.0.1-3 and JMX 7200-7202 must be free.
+ * another classpath file. Runs on 127.0.51.1-3 (JMX 127.0.0.1:22500-22502).
  */
 @Tag("integration")
 class LocalClusterIT {
     private static final int NODES = 3;
+    /** Its own subnet: a user's cluster on 127.0.0.k and the integration tests' on 127.0.50.k may be running. */
+    private static final int SUBNET = 51;
     private static Path dir;
     private static LocalCluster cluster;
     private static boolean passed;
@@ -32,7 +34,7 @@ class LocalClusterIT {
     void threeNodesStartServeSurviveAKillAndRestart() throws IOException {
         dir = Files.createTempDirectory("local-cluster-it");
         cluster = LocalCluster.at(dir, line -> System.out.println("[cluster] " + line));
-        StartOptions options = StartOptions.nodes(NODES).withPlugin(false);
+        StartOptions options = StartOptions.nodes(NODES).onSubnet(SUBNET).withPlugin(false);
         String classpathOverride = System.getProperty("fastccs.nodeClasspath");
         if (classpathOverride != null)
             options = options.withNodeClasspathFile(Path.of(classpathOverride));
@@ -52,7 +54,7 @@ class LocalClusterIT {
         assertThat(ClusterCommand.commandLine().execute("status", "--dir", dir.toString())).as("CLI status exit code").isZero();
 
         assertThat(nodetoolStatusLines(1)).as("nodetool status right after start")
-                .containsExactlyInAnyOrder("UN 127.0.0.1", "UN 127.0.0.2", "UN 127.0.0.3");
+                .containsExactlyInAnyOrder("UN 127.0.51.1", "UN 127.0.51.2", "UN 127.0.51.3");
 
         cluster.kill(2);
         NodeStatus killed = cluster.status().get(1);
@@ -62,7 +64,7 @@ class LocalClusterIT {
         Instant killedAt = Instant.now();
         await("node 1 to see node 2 down", () -> cluster.status().get(0).liveNodesSeen(), seen -> seen == NODES - 1);
         System.out.printf("[measured] node 1's gossip saw node 2 down %.1f s after the kill%n", seconds(Duration.between(killedAt, Instant.now())));
-        assertThat(nodetoolStatusLines(1)).contains("DN 127.0.0.2");
+        assertThat(nodetoolStatusLines(1)).contains("DN 127.0.51.2");
 
         LocalCluster.StartReport restarted = cluster.restart(2);
         System.out.printf("[measured] node 2 serving again %.1f s after restart, seen by all after %.1f s%n",
@@ -71,7 +73,7 @@ class LocalClusterIT {
             assertThat(node.serving()).as("node %d serving after the restart", node.node()).isTrue();
             assertThat(node.liveNodesSeen()).isEqualTo(NODES);
         });
-        assertThat(nodetoolStatusLines(1)).containsExactlyInAnyOrder("UN 127.0.0.1", "UN 127.0.0.2", "UN 127.0.0.3");
+        assertThat(nodetoolStatusLines(1)).containsExactlyInAnyOrder("UN 127.0.51.1", "UN 127.0.51.2", "UN 127.0.51.3");
         passed = true;
     }
 
@@ -94,7 +96,7 @@ class LocalClusterIT {
         LocalCluster.NodetoolResult result = cluster.nodetool(node, "status");
         assertThat(result.exitCode()).as("nodetool status exit code; output:%n%s", result.output()).isZero();
         return Arrays.stream(result.output().split("\n"))
-                .filter(line -> line.matches("^[UD][NLJM] +127\\.0\\.0\\.\\d+ .*"))
+                .filter(line -> line.matches("^[UD][NLJM] +127\\.0\\.\\d+\\.\\d+ .*"))
                 .map(line -> line.substring(0, 2) + " " + line.substring(2).trim().split(" +")[0])
                 .toList();
     }

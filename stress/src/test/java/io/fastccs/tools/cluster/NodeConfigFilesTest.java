@@ -103,6 +103,17 @@ class NodeConfigFilesTest {
                 NodeConfigFiles.toolsLogbackXml().getBytes(StandardCharsets.UTF_8)));
     }
 
+    @Test
+    void aClusterOnAnotherSubnetListensAndSeedsThere() {
+        Ports ports = Ports.forSubnet(7);
+        Map<String, Object> yaml = new Yaml().load(NodeConfigFiles.cassandraYaml(2, 3, ports, Path.of("/data/node2")));
+        assertThat(yaml.get("listen_address")).isEqualTo("127.0.7.2");
+        assertThat(yaml.get("rpc_address")).isEqualTo("127.0.7.2");
+        assertThat(yaml.toString()).contains("seeds=127.0.7.1:7000");
+        assertThat(ports.jmx(2)).isEqualTo(7199 + 300 * 7 + 2);
+        assertThat(Ports.DEFAULT.jmx(2)).isEqualTo(7201);
+    }
+
     private static Map<String, Object> parse(int node, int nodes, Path nodeDir) {
         return new Yaml().load(NodeConfigFiles.cassandraYaml(node, nodes, Ports.DEFAULT, nodeDir));
     }

@@ -43,7 +43,10 @@ public final class SoakCommand implements Callable<Integer> {
     @Option(names = "--keys-per-txn", description = "keys per transaction (default: ${DEFAULT-VALUE})")
     int keysPerTxn = 5;
     @Option(names = "--write-fraction", description = "share of transactions that write (default: ${DEFAULT-VALUE})")
-    double writeFraction = 0.9;
+    volatile double writeFraction = 0.9;
+    @Option(names = "--phases", split = ",", paramLabel = "W",
+            description = "write fractions of consecutive phases of equal length, e.g. 0.9,0.05 (write-heavy, then read-heavy); overrides --write-fraction")
+    List<Double> phases;
     @Option(names = "--value-size", description = "bytes per value (default: ${DEFAULT-VALUE})")
     int valueSize = 128;
     @Option(names = "--sample-every", description = "seconds between samples (default: ${DEFAULT-VALUE})")
@@ -66,7 +69,8 @@ public final class SoakCommand implements Callable<Integer> {
         if (out.getParent() != null) Files.createDirectories(out.getParent());
         try (FastCcsClient client = FastCcsClient.builder().addContactPoints(contacts).build();
              PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out))) {
-            csv.println("elapsed_s,node,txn_per_s,heap_used_mib,version_rows,versions_per_key,versions_collected,writes_committed,unsettled,pending,versions_disk_kib");
+            csv.println("elapsed_s,node,txn_per_s,heap_used_mib,version_rows,versions_per_key,versions_collected,writes_committed,unsettled,pending,versions_disk_kib,write_fraction");
+            if (phases != null && !phases.isEmpty()) writeFraction = phases.get(0);
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 long seed = t * 7919L + 1;
@@ -76,8 +80,9 @@ public final class SoakCommand implements Callable<Integer> {
                 workers.add(w);
             }
             long start = System.nanoTime();
-            System.out.printf("soak: %d nodes, %d threads, %d keys, %d keys/txn, %.0f%% writes, %s%n", nodes, threads, keys,
-                    keysPerTxn, 100 * writeFraction, duration);
+            System.out.printf("soak: %d nodes, %d threads, %d keys, %d keys/txn, %s, %s%n", nodes, threads, keys,
+                    keysPerTxn, phases == null ? String.format(Locale.ROOT, "%.0f%% writes", 100 * writeFraction)
+                            : "phases of write fractions " + phases, duration);
             System.out.printf("%8s %4s %9s %9s %12s %8s %12s %10s %9s %10s%n", "elapsed", "node", "txn/s", "heap MiB",
                     "version rows", "per key", "collected", "committed", "unsettled", "disk KiB");
             try {
@@ -102,15 +107,22 @@ public final class SoakCommand implements Callable<Integer> {
                 lastTxns = txns.get();
                 lastAt = now;
                 double elapsed = (now - start) / 1e9;
+                if (phases != null && !phases.isEmpty()) {
+                    int phase = (int) Math.min(phases.size() - 1, (now - start) * phases.size() / Math.max(1, runNanos));
+                    if (phases.get(phase) != writeFraction) {
+                        writeFraction = phases.get(phase);
+                        System.out.printf(Locale.ROOT, "-- phase %d: %.0f%% writes%n", phase + 1, 100 * writeFraction);
+                    }
+                }
                 for (int k = 1; k <= nodes; k++) {
                     NodeSample s = NodeSample.take(k, cluster.ports().jmx(k), cluster.dir().resolve("node" + k).resolve("data"));
                     double perKey = s.versionRows() / (double) Math.max(1, keys / (double) nodes);
                     System.out.printf(Locale.ROOT, "%7.0fs %4d %9.0f %9.0f %12d %8.2f %12d %10d %9d %10d%n", elapsed, k, rate,
                             s.heapUsedBytes() / 1048576.0, s.versionRows(), perKey, s.versionsCollected(), s.writesCommitted(),
                             s.unsettled(), s.versionsDiskBytes() / 1024);
-                    csv.printf(Locale.ROOT, "%.0f,%d,%.0f,%.1f,%d,%.3f,%d,%d,%d,%d,%d%n", elapsed, k, rate, s.heapUsedBytes() / 1048576.0,
+                    csv.printf(Locale.ROOT, "%.0f,%d,%.0f,%.1f,%d,%.3f,%d,%d,%d,%d,%d,%.3f%n", elapsed, k, rate, s.heapUsedBytes() / 1048576.0,
                             s.versionRows(), perKey, s.versionsCollected(), s.writesCommitted(), s.unsettled(), s.pending(),
-                            s.versionsDiskBytes() / 1024);
+                            s.versionsDiskBytes() / 1024, writeFraction);
                 }
                 csv.flush();
                 if (now - start >= runNanos) break;

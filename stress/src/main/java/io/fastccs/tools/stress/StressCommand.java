@@ -16,10 +16,11 @@ public final class StressCommand {
             "         [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]",
             "         [-node 127.0.0.1,127.0.0.2,...] [-port native=9042 fastccs=9142]",
             "         [-log interval=1s hdrfile=FILE] [-warmup duration=5s]",
-            "         [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05]",
+            "         [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05 partitions=P]",
             "         [-mode fastccs|eventual|batch] [-populate on|off] [-check] [--history FILE]",
             "Defaults: mixed, write fraction 0.05, duration=30s, threads=16 (closed loop), gaussian(1..10000),",
             "5 keys per read and per write, 128-byte values, -mode fastccs, -populate on (every key written once first).",
+            "partitions=P makes every transaction's keys span exactly P partitions (the ring is asked on the FastCCS port).",
             "fixed=R/s runs an open loop: latency counts from each operation's intended start.",
             "--history FILE records every transaction (and final reads of all written keys, session 0) for",
             "bin/fastccs check FILE --final-session 0; -check runs that check in-process too.");
@@ -44,8 +45,10 @@ public final class StressCommand {
 
     /** Runs {@code o} on a backend it opens and closes. */
     public static StressResult run(StressOptions o, PrintStream out) throws Exception {
+        PartitionSpread spread = o.partitionsPerTxn > 0
+                ? new PartitionSpread(o.population, PartitionSpread.fetchRing(contacts(o.nodes, o.fastccsPort)), o.partitionsPerTxn) : null;
         try (StressBackend backend = backend(o)) {
-            return new StressRun(o, backend, out, PacedClock.SYSTEM).run();
+            return new StressRun(o, backend, out, PacedClock.SYSTEM).withPartitionSpread(spread).run();
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s]
  *        [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]
  *        [-node 127.0.0.1,127.0.0.2] [-port native=9042 fastccs=9142] [-log interval=1s hdrfile=FILE]
- *        [-warmup duration=5s] [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05]
+ *        [-warmup duration=5s] [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05 partitions=P]
  *        [-mode fastccs|eventual|batch] [-populate on|off] [-check] [--history FILE]
  * </pre>
  */
@@ -41,6 +41,8 @@ public final class StressOptions {
     public Path hdrFile;
     public Duration warmup = Duration.ZERO;
     public int keysPerRead = 5, keysPerWrite = 5, valueSize = 128;
+    /** Partitions each transaction's keys span (figure 4.7); 0 leaves it to the key distribution. */
+    public int partitionsPerTxn = 0;
     public Mode mode = Mode.FASTCCS;
     public boolean populate = true;
     public boolean check;
@@ -140,6 +142,7 @@ public final class StressOptions {
                         case "keys-per-write" -> o.keysPerWrite = positive(Integer.parseInt(e.getValue()), e.getKey());
                         case "value-size" -> o.valueSize = Integer.parseInt(e.getValue());
                         case "write-fraction" -> txnWriteFraction = Double.parseDouble(e.getValue());
+                        case "partitions" -> o.partitionsPerTxn = positive(Integer.parseInt(e.getValue()), e.getKey());
                         default -> throw new IllegalArgumentException("-txn: unknown '" + e.getKey() + "'");
                     }
                 }
@@ -171,6 +174,8 @@ public final class StressOptions {
             o.writeFraction = txnWriteFraction;
         }
         if (o.valueSize < 24) throw new IllegalArgumentException("value-size must be at least 24 bytes (the value id leads each value)");
+        if (o.partitionsPerTxn > Math.min(o.keysPerRead, o.keysPerWrite))
+            throw new IllegalArgumentException("partitions=" + o.partitionsPerTxn + " needs at least that many keys per read and per write");
         int most = Math.max(o.writeFraction < 1 ? o.keysPerRead : 0, o.writeFraction > 0 ? o.keysPerWrite : 0);
         if (most > o.population.size()) throw new IllegalArgumentException("the population has fewer keys than a transaction needs");
         return o;
@@ -221,6 +226,7 @@ public final class StressOptions {
         return String.format(Locale.ROOT, "%s mode=%s write-fraction=%.3f %s threads=%d%s pop=%s keys-per-read=%d keys-per-write=%d value-size=%d",
                 command.name().toLowerCase(Locale.ROOT), mode.name().toLowerCase(Locale.ROOT), writeFraction,
                 n > 0 ? "n=" + n : "duration=" + duration.toMillis() / 1000.0 + "s", threads,
-                fixedRate > 0 ? String.format(Locale.ROOT, " fixed=%.0f/s", fixedRate) : "", population, keysPerRead, keysPerWrite, valueSize);
+                fixedRate > 0 ? String.format(Locale.ROOT, " fixed=%.0f/s", fixedRate) : "", population, keysPerRead, keysPerWrite, valueSize)
+                + (partitionsPerTxn > 0 ? " partitions=" + partitionsPerTxn : "");
     }
 }

@@ -1,11 +1,12 @@
 package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
+import org.HdrHistogram.Histogram;
 
-/** The figures of one measured run; latencies in milliseconds. */
+/** The figures of one measured run; latencies in milliseconds, the histograms in microseconds. */
 public record StressResult(String mode, double seconds, long reads, long writes, long errors, double opRate,
                            Latency all, Latency read, Latency write, long secondRoundReads, long readRounds,
-                           CheckResult check) {
+                           CheckResult check, Histogram readHistogram, Histogram writeHistogram) {
     public record Latency(double mean, double median, double p95, double p99, double p999, double max) {}
 
     public double secondRoundShare() {

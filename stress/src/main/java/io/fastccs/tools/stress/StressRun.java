@@ -34,6 +34,7 @@ public final class StressRun {
     private final AtomicBoolean stop = new AtomicBoolean();
     private volatile boolean measuring;
     private volatile Throwable workerFailure;
+    private PartitionSpread spread;
 
     public StressRun(StressOptions options, StressBackend backend, PrintStream out, PacedClock clock) {
         this.o = options;
@@ -41,6 +42,12 @@ public final class StressRun {
         this.out = out;
         this.clock = clock;
         this.history = new HistoryRecorder(options.history != null || options.check);
+    }
+
+    /** Makes every transaction's keys span the partitions {@code spread} says (option partitions=P). */
+    StressRun withPartitionSpread(PartitionSpread spread) {
+        this.spread = spread;
+        return this;
     }
 
     public HistoryRecorder history() {
@@ -144,7 +151,7 @@ public final class StressRun {
         }
         StressResult result = new StressResult(backend.name(), seconds, nReads, nWrites,
                 readErrors.get() - re0 + writeErrors.get() - we0, (nReads + nWrites) / seconds, latency(all),
-                latency(allReads), latency(allWrites), secondRounds.get() - s0, rounds.get() - ro0, check);
+                latency(allReads), latency(allWrites), secondRounds.get() - s0, rounds.get() - ro0, check, allReads, allWrites);
         if (!o.quiet) printSummary(result, readErrors.get() - re0, writeErrors.get() - we0);
         return result;
     }
@@ -209,6 +216,7 @@ public final class StressRun {
     }
 
     private long[] pickKeys(SplittableRandom random, int count) {
+        if (spread != null) return spread.pick(random, count);
         TreeSet<Long> ks = new TreeSet<>();
         while (ks.size() < count) ks.add(o.population.next(random));
         long[] keys = new long[count];

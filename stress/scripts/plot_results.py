@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Plots the CSV files of bin/fastccs experiment (and the simulator's sim-rounds.csv) as PNGs beside them.
+
+usage: plot_results.py [RESULTS_DIR]   (default: results)
+Each figure shows every mode side by side; throughput plots also print FastCCS / eventual per point.
+"""
+import csv
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+MODES = {"fastccs": ("FastCCS", "tab:blue", "o"), "eventual": ("eventual (CL ONE)", "tab:orange", "s"),
+         "batch": ("logged batch", "tab:green", "^")}
+TITLES = {
+    "keys-per-read": ("Figure 4.2: throughput vs keys per read", "keys per read-only transaction"),
+    "keys-per-write": ("Figure 4.3: throughput vs keys per write", "keys per write-only transaction"),
+    "value-size": ("Figure 4.4: throughput vs value size", "value size (bytes)"),
+    "write-fraction": ("Figure 4.5: throughput vs write fraction", "share of write-only transactions"),
+    "partitions": ("Figure 4.7: throughput vs partitions per transaction", "partitions a transaction touches"),
+}
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def plot_sweep(name, data, out_dir, setup):
+    title, xlabel = TITLES[name]
+    by = defaultdict(lambda: defaultdict(list))
+    for r in data:
+        by[r["mode"]][r["value"]].append(r)
+    values = []
+    for r in data:
+        if r["value"] not in values:
+            values.append(r["value"])
+    xs = [float(v) for v in values]
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for mode, (label, color, marker) in MODES.items():
+        if mode not in by:
+            continue
+        ys = [mean([float(r["op_rate"]) for r in by[mode][v]]) for v in values]
+        ax.plot(xs, ys, marker=marker, color=color, label=label)
+        p99 = [mean([float(r["read_p99_ms"]) for r in by[mode][v]]) for v in values]
+        ax2.plot(xs, p99, marker=marker, color=color, label=label + " read p99")
+    if "fastccs" in by and "eventual" in by:
+        for x, v in zip(xs, values):
+            f = mean([float(r["op_rate"]) for r in by["fastccs"][v]])
+            e = mean([float(r["op_rate"]) for r in by["eventual"][v]])
+            if e > 0:
+                ax.annotate(f"{f / e:.2f}x", (x, f), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
+    for a in (ax, ax2):
+        a.set_xlabel(xlabel)
+        if name in ("value-size",):
+            a.set_xscale("log", base=2)
+        a.grid(alpha=0.3)
+        a.legend(fontsize=8)
+    ax.set_ylabel("throughput (transactions/s)")
+    ax.set_ylim(bottom=0)
+    ax2.set_ylabel("read latency p99 (ms)")
+    ax2.set_ylim(bottom=0)
+    fig.suptitle(title + " (labels: FastCCS / eventual)", fontsize=11)
+    fig.text(0.01, 0.01, setup, fontsize=7, color="gray")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    out = os.path.join(out_dir, name + ".png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def plot_cdf(data, out_dir, setup):
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, op in zip(axes, ("read", "write")):
+        for mode, (label, color, _) in MODES.items():
+            pts = [(float(r["latency_ms"]), float(r["percentile"]) / 100) for r in data if r["mode"] == mode and r["op"] == op]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], color=color, label=label)
+        ax.set_xscale("log")
+        ax.set_xlabel(f"{op} latency (ms, log scale)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        ax.set_title(("read-only" if op == "read" else "write-only") + " transactions", fontsize=10)
+    axes[0].set_ylabel("cumulative fraction")
+    fig.suptitle("Figure 4.1: latency CDF (Table 4.1 workload)", fontsize=11)
+    fig.text(0.01, 0.01, setup, fontsize=7, color="gray")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    out = os.path.join(out_dir, "latency-cdf.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def plot_sim_rounds(data, out_dir):
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    by = defaultdict(list)
+    for r in data:
+        by[r["write_fraction"]].append(r)
+    for wf, rs in sorted(by.items()):
+        rs.sort(key=lambda r: int(r["partitions"]))
+        xs = [int(r["partitions"]) for r in rs]
+        ax.plot(xs, [100 * float(r["second_round_share"]) for r in rs], marker="o", label=f"write fraction {wf}")
+        ax2.plot(xs, [float(r["throughput_txn_per_s"]) for r in rs], marker="o", label=f"write fraction {wf}")
+    for a in (ax, ax2):
+        a.set_xscale("log", base=2)
+        a.set_xlabel("partitions (simulated)")
+        a.grid(alpha=0.3)
+        a.legend(fontsize=8)
+    ax.set_ylabel("second-round reads (%)")
+    ax2.set_ylabel("throughput (transactions/s, simulated)")
+    fig.suptitle("Figures 4.6/4.8 on the simulator (beyond this machine): second rounds and throughput vs partitions",
+                 fontsize=10)
+    fig.tight_layout()
+    out = os.path.join(out_dir, "sim-rounds.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else "results"
+    setup = "one 2-core machine: 3 Cassandra 5.0.9 nodes + the client; same cluster, keys and threads per mode"
+    setup_file = os.path.join(out_dir, "setup.txt")
+    if os.path.exists(setup_file):
+        setup = open(setup_file).read().strip()
+    made = []
+    for name in TITLES:
+        path = os.path.join(out_dir, name + ".csv")
+        if os.path.exists(path):
+            made.append(plot_sweep(name, rows(path), out_dir, setup))
+    if os.path.exists(os.path.join(out_dir, "latency-cdf.csv")):
+        made.append(plot_cdf(rows(os.path.join(out_dir, "latency-cdf.csv")), out_dir, setup))
+    if os.path.exists(os.path.join(out_dir, "sim-rounds.csv")):
+        made.append(plot_sim_rounds(rows(os.path.join(out_dir, "sim-rounds.csv")), out_dir))
+    for m in made:
+        print("wrote", m)
+    if not made:
+        print("no experiment CSV in", out_dir, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

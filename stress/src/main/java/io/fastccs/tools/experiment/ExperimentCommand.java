@@ -1,0 +1,248 @@
+package io.fastccs.tools.experiment;
+
+import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.NodeStatus;
+import io.fastccs.tools.cluster.Ports;
+import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.stress.StressCommand;
+import io.fastccs.tools.stress.StressOptions;
+import io.fastccs.tools.stress.StressResult;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code bin/fastccs experiment NAME}: the thesis's chapter 4 figures on a local cluster. Every point runs each mode
+ * on the same cluster, keys and threads, one after the other (the order alternates between repetitions so drift does
+ * not favour one mode), and the CSV keeps every run so the ratio FastCCS / eventual can be taken per point.
+ */
+@Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point, and writes",
+                "results/<name>.csv (one row per run; latency-cdf.csv for 'latency'). Plot with bin/fastccs plot.",
+                "Names: latency (fig. 4.1), keys-per-read (4.2), keys-per-write (4.3), value-size (4.4),",
+                "write-fraction (4.5), partitions (4.7), write-batch (write-only transactions against logged batches),",
+                "all (every one of them on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the",
+                "simulator: bin/fastccs experiment sim-rounds."})
+public final class ExperimentCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, write-batch or all")
+    String name;
+    @Option(names = "--dir", paramLabel = "DIR", description = "the cluster directory; a cluster already running there is used as it is (default: <repo>/.cluster-experiments)")
+    Path dir;
+    @Option(names = "--nodes", description = "nodes when the command starts the cluster (default: ${DEFAULT-VALUE})")
+    int nodes = 3;
+    @Option(names = "--subnet", description = "loopback subnet when the command starts the cluster, nodes on 127.0.S.k (default: ${DEFAULT-VALUE})")
+    int subnet = 0;
+    @Option(names = "--keep", description = "leave a cluster this command started running")
+    boolean keep;
+    @Option(names = "--duration", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
+    int seconds = 15;
+    @Option(names = "--warmup", description = "warm-up seconds per run, not measured (default: ${DEFAULT-VALUE})")
+    int warmup = 5;
+    @Option(names = "--threads", description = "client threads, closed loop (default: ${DEFAULT-VALUE})")
+    int threads = 16;
+    @Option(names = "--keys", description = "population, gaussian(1..KEYS) as in Table 4.1 (default: ${DEFAULT-VALUE})")
+    int keys = 10_000;
+    @Option(names = "--reps", description = "repetitions of every point (default: ${DEFAULT-VALUE})")
+    int reps = 1;
+    @Option(names = "--out", paramLabel = "DIR", description = "where the CSV files go (default: ${DEFAULT-VALUE})")
+    Path out = Path.of("results");
+    @Option(names = "--points", split = ",", paramLabel = "V", description = "the values of the varied parameter instead of the defaults")
+    List<String> points;
+
+    /** One figure: which parameter it varies, over which values, in which modes. */
+    record Experiment(String name, String figure, String parameter, List<String> values, List<StressOptions.Mode> modes,
+                      String command) {
+    }
+
+    private static final List<StressOptions.Mode> FASTCCS_EVENTUAL = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.EVENTUAL);
+    private static final List<StressOptions.Mode> ALL_MODES = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.EVENTUAL, StressOptions.Mode.BATCH);
+
+    static final Map<String, Experiment> EXPERIMENTS = new LinkedHashMap<>();
+
+    static {
+        add(new Experiment("latency", "4.1", "workload", List.of("default"), ALL_MODES, "mixed"));
+        add(new Experiment("keys-per-read", "4.2", "keys-per-read", List.of("1", "2", "5", "10", "20"), FASTCCS_EVENTUAL, "mixed"));
+        add(new Experiment("keys-per-write", "4.3", "keys-per-write", List.of("1", "2", "5", "10", "20"), FASTCCS_EVENTUAL, "mixed"));
+        add(new Experiment("value-size", "4.4", "value-size", List.of("32", "128", "512", "2048", "8192"), FASTCCS_EVENTUAL, "mixed"));
+        add(new Experiment("write-fraction", "4.5", "write-fraction", List.of("0.01", "0.05", "0.1", "0.2", "0.5"), FASTCCS_EVENTUAL, "mixed"));
+        add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), FASTCCS_EVENTUAL, "mixed"));
+        add(new Experiment("write-batch", "-", "workload", List.of("write-only"), ALL_MODES, "write"));
+    }
+
+    private static void add(Experiment e) {
+        EXPERIMENTS.put(e.name(), e);
+    }
+
+    static final String CSV_HEADER = "experiment,figure,parameter,value,mode,rep,op_rate,reads,writes,errors,seconds,"
+            + "mean_ms,read_p50_ms,read_p95_ms,read_p99_ms,write_p50_ms,write_p95_ms,write_p99_ms,second_round_pct,rounds_per_read";
+
+    @Override
+    public Integer call() throws Exception {
+        List<Experiment> chosen = new ArrayList<>();
+        if (name.equals("all")) chosen.addAll(EXPERIMENTS.values());
+        else if (EXPERIMENTS.containsKey(name)) chosen.add(EXPERIMENTS.get(name));
+        else throw new IllegalArgumentException("unknown experiment '" + name + "'; one of " + String.join(", ", EXPERIMENTS.keySet()) + ", all");
+        if (points != null && chosen.size() != 1) throw new IllegalArgumentException("--points goes with one experiment, not all");
+
+        Path clusterDir = dir != null ? dir : LocalCluster.repoRoot().orElse(Path.of(".")).resolve(".cluster-experiments");
+        LocalCluster cluster = LocalCluster.at(clusterDir, line -> System.out.println("  " + line));
+        boolean started = false;
+        if (!(cluster.exists() && cluster.status().stream().allMatch(NodeStatus::serving))) {
+            System.out.printf("Starting a local %d-node cluster with FastCCS in %s ...%n", nodes, clusterDir);
+            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet));
+            started = true;
+        } else {
+            System.out.printf("Using the cluster running in %s (%d nodes on %s..)%n", clusterDir, cluster.nodeCount(), cluster.ports().address(1));
+        }
+        try {
+            Files.createDirectories(out);
+            for (Experiment e : chosen) run(e, cluster.ports(), cluster.nodeCount());
+        } finally {
+            if (started && !keep) {
+                System.out.println("stopping the cluster ...");
+                cluster.stop();
+                cluster.remove();
+            } else if (started) {
+                System.out.println("cluster left running: bin/fastccs cluster --dir " + clusterDir + " stop");
+            }
+        }
+        return 0;
+    }
+
+    private void run(Experiment e, Ports ports, int clusterNodes) throws Exception {
+        List<String> values = points != null ? points : e.values();
+        Path csvFile = out.resolve(e.name() + ".csv");
+        Instant began = Instant.now();
+        System.out.printf("%n=== %s (figure %s): %s over %s, modes %s, %d s + %d s warm-up per run, %d threads, %d repetition%s%n",
+                e.name(), e.figure(), e.parameter(), values, e.modes(), seconds, warmup, threads, reps, reps == 1 ? "" : "s");
+        List<Row> rows = new ArrayList<>();
+        Map<String, Histogram> cdf = new LinkedHashMap<>();
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {
+            csv.println(CSV_HEADER);
+            for (String value : values) {
+                for (int rep = 1; rep <= reps; rep++) {
+                    List<StressOptions.Mode> order = new ArrayList<>(e.modes());
+                    if (rep % 2 == 0) java.util.Collections.reverse(order);
+                    for (StressOptions.Mode mode : order) {
+                        StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, clusterNodes));
+                        o.quiet = true;
+                        System.out.printf("--- %s=%s mode=%s rep %d: %s%n", e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o.describe());
+                        StressResult r = StressCommand.run(o, System.out);
+                        Row row = new Row(e, value, mode, rep, r);
+                        rows.add(row);
+                        csv.println(row.csv());
+                        csv.flush();
+                        System.out.printf(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d%n",
+                                r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
+                                100 * r.secondRoundShare(), r.errors());
+                        if (e.name().equals("latency")) {
+                            cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",read", k -> new Histogram(3)).add(r.readHistogram());
+                            cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",write", k -> new Histogram(3)).add(r.writeHistogram());
+                        }
+                    }
+                }
+            }
+        }
+        if (!cdf.isEmpty()) writeCdf(out.resolve("latency-cdf.csv"), cdf);
+        printRatios(e, values, rows, System.out);
+        System.out.printf("wrote %s in %.0f s%n", csvFile, Duration.between(began, Instant.now()).toMillis() / 1e3);
+    }
+
+    String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, int clusterNodes) {
+        List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + seconds + "s", "-rate", "threads=" + threads,
+                "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s",
+                "-mode", mode.name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
+        StringBuilder hosts = new StringBuilder();
+        for (int k = 1; k <= clusterNodes; k++) hosts.append(k > 1 ? "," : "").append(ports.address(k));
+        args.addAll(List.of("-node", hosts.toString()));
+        switch (e.parameter()) {
+            case "keys-per-read", "keys-per-write", "value-size", "write-fraction", "partitions" ->
+                    args.addAll(List.of("-txn", e.parameter() + "=" + value));
+            default -> { }
+        }
+        return args.toArray(String[]::new);
+    }
+
+    /** Percentile, latency pairs of each mode's reads and writes over all repetitions: the CDF of figure 4.1. */
+    private static void writeCdf(Path file, Map<String, Histogram> cdf) throws IOException {
+        double[] percentiles = percentiles();
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file))) {
+            w.println("mode,op,percentile,latency_ms");
+            for (var entry : cdf.entrySet()) {
+                if (entry.getValue().getTotalCount() == 0) continue;
+                for (double p : percentiles)
+                    w.printf(Locale.ROOT, "%s,%.3f,%.3f%n", entry.getKey(), p, entry.getValue().getValueAtPercentile(p) / 1000.0);
+            }
+        }
+        System.out.println("wrote " + file);
+    }
+
+    static double[] percentiles() {
+        List<Double> ps = new ArrayList<>();
+        for (int p = 1; p < 90; p++) ps.add((double) p);
+        for (double p = 90; p < 99; p += 0.5) ps.add(p);
+        for (double p : new double[] {99, 99.5, 99.9, 99.95, 99.99, 100}) ps.add(p);
+        return ps.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** Per value: each mode's mean throughput and p99s, and FastCCS over eventual. */
+    static void printRatios(Experiment e, List<String> values, List<Row> rows, PrintStream out) {
+        out.printf("%n%s (figure %s): mean over repetitions%n", e.name(), e.figure());
+        out.printf("%-16s %-9s %12s %12s %12s %12s %10s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
+                "2nd round %", "vs eventual");
+        for (String value : values) {
+            double eventual = mean(rows, value, StressOptions.Mode.EVENTUAL, Row::opRate);
+            for (StressOptions.Mode mode : e.modes()) {
+                double rate = mean(rows, value, mode, Row::opRate);
+                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %10s%n", value, mode.name().toLowerCase(Locale.ROOT), rate,
+                        mean(rows, value, mode, r -> r.result().read().p99()), mean(rows, value, mode, r -> r.result().write().p99()),
+                        100 * mean(rows, value, mode, r -> r.result().secondRoundShare()),
+                        eventual > 0 ? String.format(Locale.ROOT, "%.2f", rate / eventual) : "-");
+            }
+        }
+    }
+
+    private static double mean(List<Row> rows, String value, StressOptions.Mode mode, java.util.function.ToDoubleFunction<Row> f) {
+        return rows.stream().filter(r -> r.value().equals(value) && r.mode() == mode).mapToDouble(f).average().orElse(Double.NaN);
+    }
+
+    record Row(Experiment experiment, String value, StressOptions.Mode mode, int rep, StressResult result) {
+        double opRate() {
+            return result.opRate();
+        }
+
+        String csv() {
+            StressResult r = result;
+            return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f",
+                    experiment.name(), experiment.figure(), experiment.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep,
+                    r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
+                    r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead());
+        }
+    }
+
+    public static void main(String[] args) {
+        StressCommand.quietLogging();
+        CommandLine cl = new CommandLine(new ExperimentCommand());
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            System.err.println("experiment: " + ex.getMessage());
+            return ex instanceof IllegalArgumentException ? 2 : 3;
+        });
+        System.exit(cl.execute(args));
+    }
+}

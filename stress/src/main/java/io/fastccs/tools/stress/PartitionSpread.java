@@ -1,0 +1,122 @@
+package io.fastccs.tools.stress;
+
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.Hello;
+import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.protocol.messages.RingRequest;
+import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.protocol.wire.MalformedFrameException;
+import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.protocol.wire.WireLimits;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Draws a transaction's keys so that they span exactly P partitions (figure 4.7 varies P). The first key comes
+ * from the population as usual and fixes one partition; P - 1 others are chosen at random; the remaining keys are
+ * drawn from the population until every chosen partition has at least one. Same keys for every mode, since the
+ * partition of a key is its Murmur3 token's owner, which Cassandra and FastCCS agree on.
+ */
+final class PartitionSpread {
+    private static final int MAX_DRAWS = 1_000_000;
+
+    private final KeyDistribution population;
+    private final int[] partitionOfKey; // indexed by key - population.min()
+    private final int partitions;
+    private final int spread;
+
+    PartitionSpread(KeyDistribution population, TokenRing ring, int spread) {
+        if (spread > ring.partitions())
+            throw new IllegalArgumentException("partitions=" + spread + " but the cluster has " + ring.partitions());
+        if (population.size() > 50_000_000)
+            throw new IllegalArgumentException("partitions= needs a population of at most 50,000,000 keys");
+        this.population = population;
+        this.partitions = ring.partitions();
+        this.spread = spread;
+        this.partitionOfKey = new int[(int) population.size()];
+        for (int i = 0; i < partitionOfKey.length; i++)
+            partitionOfKey[i] = ring.ownerOf(Key.of(StressBackend.keyName(population.min() + i)));
+    }
+
+    int partitionOf(long key) {
+        return partitionOfKey[(int) (key - population.min())];
+    }
+
+    /** {@code count} distinct keys, sorted, spanning exactly {@code spread} partitions. */
+    long[] pick(SplittableRandom random, int count) {
+        boolean[] chosen = new boolean[partitions];
+        long first = population.next(random);
+        chosen[partitionOf(first)] = true;
+        for (int more = spread - 1; more > 0; ) {
+            int p = random.nextInt(partitions);
+            if (!chosen[p]) { chosen[p] = true; more--; }
+        }
+        java.util.TreeSet<Long> keys = new java.util.TreeSet<>();
+        keys.add(first);
+        boolean[] covered = new boolean[partitions];
+        covered[partitionOf(first)] = true;
+        int uncovered = spread - 1;
+        for (int draws = 0; keys.size() < count; draws++) {
+            if (draws > MAX_DRAWS)
+                throw new IllegalStateException("cannot draw " + count + " keys over " + spread + " partitions from " + population);
+            long k = population.next(random);
+            int p = partitionOf(k);
+            if (!chosen[p] || keys.contains(k)) continue;
+            // Leave room for a key of every chosen partition not covered yet.
+            if (covered[p] && count - keys.size() <= uncovered) continue;
+            keys.add(k);
+            if (!covered[p]) { covered[p] = true; uncovered--; }
+        }
+        return keys.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** The ring as any node's FastCCS port describes it (Hello, then RingRequest). */
+    static TokenRing fetchRing(List<InetSocketAddress> fastccsNodes) throws IOException {
+        IOException last = null;
+        for (InetSocketAddress node : fastccsNodes) {
+            try (Socket socket = new Socket()) {
+                socket.connect(node, 5_000);
+                socket.setSoTimeout(10_000);
+                DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                Message hello = exchange(out, in, Hello.client(null, null));
+                if (!(hello instanceof HelloReply)) throw new IOException(node + " refused the handshake: " + describe(hello));
+                Message ring = exchange(out, in, new RingRequest(1));
+                if (ring instanceof RingReply reply) return TokenRing.of(reply.members());
+                throw new IOException(node + " answered the ring request with " + describe(ring));
+            } catch (IOException e) {
+                last = e;
+            }
+        }
+        throw new IOException("no node told its ring: " + (last == null ? "no nodes" : last.getMessage()), last);
+    }
+
+    private static Message exchange(DataOutputStream out, DataInputStream in, Message request) throws IOException {
+        byte[] frame = WireCodec.encode(request);
+        out.writeInt(frame.length);
+        out.write(frame);
+        out.flush();
+        int length = in.readInt();
+        if (length <= 0 || length > WireLimits.DEFAULT.maxFrameBytes()) throw new IOException("bad frame length " + length);
+        byte[] reply = new byte[length];
+        in.readFully(reply);
+        try {
+            return WireCodec.decode(reply);
+        } catch (MalformedFrameException e) {
+            throw new IOException("malformed reply: " + e.getMessage(), e);
+        }
+    }
+
+    private static String describe(Message m) {
+        return m instanceof ErrorReply e ? e.code() + " " + e.message() : m.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,50 @@
+package io.fastccs.tools.experiment;
+
+import io.fastccs.tools.cluster.Ports;
+import io.fastccs.tools.stress.StressOptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExperimentCommandTest {
+    @Test
+    void everyPointOfEveryExperimentIsAValidStressRunThatVariesItsParameter() {
+        ExperimentCommand command = new ExperimentCommand();
+        for (ExperimentCommand.Experiment e : ExperimentCommand.EXPERIMENTS.values()) {
+            for (String value : e.values()) {
+                for (StressOptions.Mode mode : e.modes()) {
+                    StressOptions o = StressOptions.parse(command.arguments(e, value, mode, Ports.forSubnet(3), 3));
+                    assertThat(o.mode).isEqualTo(mode);
+                    assertThat(o.nodes).containsExactly("127.0.3.1", "127.0.3.2", "127.0.3.3");
+                    switch (e.parameter()) {
+                        case "keys-per-read" -> assertThat(o.keysPerRead).isEqualTo(Integer.parseInt(value));
+                        case "keys-per-write" -> assertThat(o.keysPerWrite).isEqualTo(Integer.parseInt(value));
+                        case "value-size" -> assertThat(o.valueSize).isEqualTo(Integer.parseInt(value));
+                        case "write-fraction" -> assertThat(o.writeFraction).isEqualTo(Double.parseDouble(value));
+                        case "partitions" -> assertThat(o.partitionsPerTxn).isEqualTo(Integer.parseInt(value));
+                        default -> assertThat(o.keysPerRead).isEqualTo(5); // Table 4.1 otherwise
+                    }
+                }
+            }
+        }
+        assertThat(ExperimentCommand.EXPERIMENTS.get("write-batch").modes()).contains(StressOptions.Mode.BATCH);
+    }
+
+    @Test
+    void theCdfGridIsIncreasingAndEndsAtTheMaximum() {
+        double[] p = ExperimentCommand.percentiles();
+        assertThat(p).isSorted();
+        assertThat(Arrays.stream(p).distinct().count()).isEqualTo(p.length);
+        assertThat(p[p.length - 1]).isEqualTo(100.0);
+    }
+
+    @Test
+    void anUnknownExperimentIsAUsageError() {
+        ExperimentCommand command = new ExperimentCommand();
+        command.name = "fig-9";
+        assertThatThrownBy(command::call).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keys-per-read");
+    }
+}

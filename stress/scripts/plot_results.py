@@ -22,6 +22,7 @@ TITLES = {
     "value-size": ("Figure 4.4: throughput vs value size", "value size (bytes)"),
     "write-fraction": ("Figure 4.5: throughput vs write fraction", "share of write-only transactions"),
     "partitions": ("Figure 4.7: throughput vs partitions per transaction", "partitions a transaction touches"),
+    "threads": ("Saturation: throughput vs client threads", "client threads (closed loop)"),
 }
 
 
@@ -60,7 +61,7 @@ def plot_sweep(name, data, out_dir, setup):
                 ax.annotate(f"{f / e:.2f}x", (x, f), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
     for a in (ax, ax2):
         a.set_xlabel(xlabel)
-        if name in ("value-size",):
+        if name in ("value-size", "threads"):
             a.set_xscale("log", base=2)
         a.grid(alpha=0.3)
         a.legend(fontsize=8)

@@ -36,11 +36,12 @@ import java.util.concurrent.Callable;
         description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point, and writes",
                 "results/<name>.csv (one row per run; latency-cdf.csv for 'latency'). Plot with bin/fastccs plot.",
                 "Names: latency (fig. 4.1), keys-per-read (4.2), keys-per-write (4.3), value-size (4.4),",
-                "write-fraction (4.5), partitions (4.7), write-batch (write-only transactions against logged batches),",
+                "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client threads),",
+                "write-batch (write-only transactions against logged batches),",
                 "all (every one of them on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the",
                 "simulator: bin/fastccs experiment sim-rounds."})
 public final class ExperimentCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, write-batch or all")
+    @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, threads, write-batch or all")
     String name;
     @Option(names = "--dir", paramLabel = "DIR", description = "the cluster directory; a cluster already running there is used as it is (default: <repo>/.cluster-experiments)")
     Path dir;
@@ -65,6 +66,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--points", split = ",", paramLabel = "V", description = "the values of the varied parameter instead of the defaults")
     List<String> points;
 
+    private long[] nodePids = new long[0];
+
     /** One figure: which parameter it varies, over which values, in which modes. */
     record Experiment(String name, String figure, String parameter, List<String> values, List<StressOptions.Mode> modes,
                       String command) {
@@ -82,6 +85,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         add(new Experiment("value-size", "4.4", "value-size", List.of("32", "128", "512", "2048", "8192"), FASTCCS_EVENTUAL, "mixed"));
         add(new Experiment("write-fraction", "4.5", "write-fraction", List.of("0.01", "0.05", "0.1", "0.2", "0.5"), FASTCCS_EVENTUAL, "mixed"));
         add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), FASTCCS_EVENTUAL, "mixed"));
+        add(new Experiment("threads", "-", "threads", List.of("4", "8", "16", "32", "64"), FASTCCS_EVENTUAL, "mixed"));
         add(new Experiment("write-batch", "-", "workload", List.of("write-only"), ALL_MODES, "write"));
     }
 
@@ -90,7 +94,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
 
     static final String CSV_HEADER = "experiment,figure,parameter,value,mode,rep,op_rate,reads,writes,errors,seconds,"
-            + "mean_ms,read_p50_ms,read_p95_ms,read_p99_ms,write_p50_ms,write_p95_ms,write_p99_ms,second_round_pct,rounds_per_read";
+            + "mean_ms,read_p50_ms,read_p95_ms,read_p99_ms,write_p50_ms,write_p95_ms,write_p99_ms,second_round_pct,rounds_per_read,"
+            + "node_cpu_us_per_op,client_cpu_us_per_op";
 
     @Override
     public Integer call() throws Exception {
@@ -112,6 +117,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         try {
             Files.createDirectories(out);
+            nodePids = cluster.status().stream().mapToLong(NodeStatus::pid).filter(pid -> pid > 0).toArray();
             for (Experiment e : chosen) run(e, cluster.ports(), cluster.nodeCount());
         } finally {
             if (started && !keep) {
@@ -143,14 +149,18 @@ public final class ExperimentCommand implements Callable<Integer> {
                         StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, clusterNodes));
                         o.quiet = true;
                         System.out.printf("--- %s=%s mode=%s rep %d: %s%n", e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o.describe());
+                        CpuMeter cpu = new CpuMeter(nodePids);
+                        o.atMeasureStart = cpu::start;
+                        o.atMeasureEnd = cpu::stop;
                         StressResult r = StressCommand.run(o, System.out);
-                        Row row = new Row(e, value, mode, rep, r);
+                        long ops = Math.max(1, r.reads() + r.writes());
+                        Row row = new Row(e, value, mode, rep, r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops);
                         rows.add(row);
                         csv.println(row.csv());
                         csv.flush();
-                        System.out.printf(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d%n",
+                        System.out.printf(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us%n",
                                 r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
-                                100 * r.secondRoundShare(), r.errors());
+                                100 * r.secondRoundShare(), r.errors(), row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp());
                         if (e.name().equals("latency")) {
                             cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",read", k -> new Histogram(3)).add(r.readHistogram());
                             cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",write", k -> new Histogram(3)).add(r.writeHistogram());
@@ -165,7 +175,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
 
     String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, int clusterNodes) {
-        List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + seconds + "s", "-rate", "threads=" + threads,
+        String threadCount = e.parameter().equals("threads") ? value : Integer.toString(threads);
+        List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + seconds + "s", "-rate", "threads=" + threadCount,
                 "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s",
                 "-mode", mode.name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
         StringBuilder hosts = new StringBuilder();
@@ -204,16 +215,17 @@ public final class ExperimentCommand implements Callable<Integer> {
     /** Per value: each mode's mean throughput and p99s, and FastCCS over eventual. */
     static void printRatios(Experiment e, List<String> values, List<Row> rows, PrintStream out) {
         out.printf("%n%s (figure %s): mean over repetitions%n", e.name(), e.figure());
-        out.printf("%-16s %-9s %12s %12s %12s %12s %10s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
-                "2nd round %", "vs eventual");
+        out.printf("%-16s %-9s %12s %12s %12s %12s %10s %14s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
+                "2nd round %", "vs eventual", "node CPU us/op");
         for (String value : values) {
             double eventual = mean(rows, value, StressOptions.Mode.EVENTUAL, Row::opRate);
             for (StressOptions.Mode mode : e.modes()) {
                 double rate = mean(rows, value, mode, Row::opRate);
-                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %10s%n", value, mode.name().toLowerCase(Locale.ROOT), rate,
+                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %10s %14.0f%n", value, mode.name().toLowerCase(Locale.ROOT), rate,
                         mean(rows, value, mode, r -> r.result().read().p99()), mean(rows, value, mode, r -> r.result().write().p99()),
                         100 * mean(rows, value, mode, r -> r.result().secondRoundShare()),
-                        eventual > 0 ? String.format(Locale.ROOT, "%.2f", rate / eventual) : "-");
+                        eventual > 0 ? String.format(Locale.ROOT, "%.2f", rate / eventual) : "-",
+                        mean(rows, value, mode, Row::nodeCpuMicrosPerOp));
             }
         }
     }
@@ -222,17 +234,19 @@ public final class ExperimentCommand implements Callable<Integer> {
         return rows.stream().filter(r -> r.value().equals(value) && r.mode() == mode).mapToDouble(f).average().orElse(Double.NaN);
     }
 
-    record Row(Experiment experiment, String value, StressOptions.Mode mode, int rep, StressResult result) {
+    record Row(Experiment experiment, String value, StressOptions.Mode mode, int rep, StressResult result,
+               double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp) {
         double opRate() {
             return result.opRate();
         }
 
         String csv() {
             StressResult r = result;
-            return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f",
+            return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f",
                     experiment.name(), experiment.figure(), experiment.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep,
                     r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
-                    r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead());
+                    r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
+                    nodeCpuMicrosPerOp, clientCpuMicrosPerOp);
         }
     }
 

@@ -49,6 +49,8 @@ public final class StressOptions {
     public Path history;
     /** Lines per interval and the summary; the demo turns them off. */
     public boolean quiet;
+    /** Called when the measured part begins and ends (after warm-up; before final reads): the experiments meter CPU. */
+    public Runnable atMeasureStart = () -> { }, atMeasureEnd = () -> { };
 
     private static final Pattern RATIO = Pattern.compile("ratio\\((.*)\\)", Pattern.CASE_INSENSITIVE);
 

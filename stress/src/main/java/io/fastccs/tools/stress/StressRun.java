@@ -88,6 +88,7 @@ public final class StressRun {
         long r0 = warm ? reads.get() : 0, w0 = warm ? writes.get() : 0, re0 = warm ? readErrors.get() : 0,
                 we0 = warm ? writeErrors.get() : 0, s0 = warm ? secondRounds.get() : 0, ro0 = warm ? rounds.get() : 0;
         measuring = true;
+        o.atMeasureStart.run();
         long measureStart = warm ? clock.nanoTime() : start;
         HistogramLogWriter hdr = null;
         if (o.hdrFile != null) {
@@ -133,6 +134,7 @@ public final class StressRun {
             lastErrors = errs;
             if (finished) break;
         }
+        o.atMeasureEnd.run();
         if (hdr != null) hdr.close();
         if (workerFailure != null) throw new IllegalStateException("a worker failed: " + workerFailure, workerFailure);
         double seconds = (last - measureStart) / 1e9;

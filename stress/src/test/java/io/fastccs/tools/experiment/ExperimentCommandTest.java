@@ -25,6 +25,7 @@ class ExperimentCommandTest {
                         case "value-size" -> assertThat(o.valueSize).isEqualTo(Integer.parseInt(value));
                         case "write-fraction" -> assertThat(o.writeFraction).isEqualTo(Double.parseDouble(value));
                         case "partitions" -> assertThat(o.partitionsPerTxn).isEqualTo(Integer.parseInt(value));
+                        case "threads" -> assertThat(o.threads).isEqualTo(Integer.parseInt(value));
                         default -> assertThat(o.keysPerRead).isEqualTo(5); // Table 4.1 otherwise
                     }
                 }

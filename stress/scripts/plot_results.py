@@ -126,6 +126,40 @@ def plot_sim_rounds(data, out_dir):
     return out
 
 
+def plot_soak(path, out_dir):
+    data = rows(path)
+    by = defaultdict(list)
+    for r in data:
+        by[float(r["elapsed_s"])].append(r)
+    ts = sorted(by)
+    mins = [t / 60 for t in ts]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 6.5), sharex=True)
+    series = [
+        (axes[0][0], "throughput (transactions/s)", [float(by[t][0]["txn_per_s"]) for t in ts]),
+        (axes[0][1], "stored version rows (all nodes)", [sum(int(r["version_rows"]) for r in by[t]) for t in ts]),
+        (axes[1][0], "heap used, sampled (MiB, all nodes)", [sum(float(r["heap_used_mib"]) for r in by[t]) for t in ts]),
+        (axes[1][1], "versions table on disk (KiB, all nodes)", [sum(int(r["versions_disk_kib"]) for r in by[t]) for t in ts]),
+    ]
+    for ax, label, ys in series:
+        ax.plot(mins, ys, color="tab:blue")
+        ax.set_ylabel(label, fontsize=9)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+    for ax in axes[1]:
+        ax.set_xlabel("minutes")
+    phases = [float(by[t][0].get("write_fraction") or "nan") for t in ts]
+    for i in range(1, len(ts)):
+        if phases[i] != phases[i - 1]:
+            for ax, _, _ in series:
+                ax.axvline(mins[i], color="gray", linestyle="--", linewidth=0.8)
+    fig.suptitle(f"Soak ({os.path.basename(path)}): write-heavy then read-heavy; versions collected as they age", fontsize=11)
+    fig.tight_layout()
+    out = os.path.join(out_dir, os.path.splitext(os.path.basename(path))[0] + ".png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else "results"
     setup = "one 2-core machine: 3 Cassandra 5.0.9 nodes + the client; same cluster, keys and threads per mode"
@@ -141,6 +175,9 @@ def main():
         made.append(plot_cdf(rows(os.path.join(out_dir, "latency-cdf.csv")), out_dir, setup))
     if os.path.exists(os.path.join(out_dir, "sim-rounds.csv")):
         made.append(plot_sim_rounds(rows(os.path.join(out_dir, "sim-rounds.csv")), out_dir))
+    soak = os.path.join(out_dir, "soak-30min.csv")
+    if os.path.exists(soak):
+        made.append(plot_soak(soak, out_dir))
     for m in made:
         print("wrote", m)
     if not made:

@@ -14,6 +14,7 @@ final class CpuMeter {
     private static final double TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
     private final long[] pids;
+    private double loadAtStart = Double.NaN;
     private double nodeStart = Double.NaN, clientStart = Double.NaN, node = Double.NaN, client = Double.NaN;
 
     CpuMeter(long[] nodePids) {
@@ -21,6 +22,7 @@ final class CpuMeter {
     }
 
     void start() {
+        loadAtStart = loadAverage();
         nodeStart = nodeMicros(pids);
         clientStart = processMicros();
     }
@@ -37,6 +39,19 @@ final class CpuMeter {
 
     double clientMicros() {
         return client;
+    }
+
+    /** The machine's 1-minute load average when the measured part began: other work on the machine shows here. */
+    double loadAtStart() {
+        return loadAtStart;
+    }
+
+    private static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        }
     }
 
     private static double processMicros() {

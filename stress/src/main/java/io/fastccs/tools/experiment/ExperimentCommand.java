@@ -95,7 +95,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     static final String CSV_HEADER = "experiment,figure,parameter,value,mode,rep,op_rate,reads,writes,errors,seconds,"
             + "mean_ms,read_p50_ms,read_p95_ms,read_p99_ms,write_p50_ms,write_p95_ms,write_p99_ms,second_round_pct,rounds_per_read,"
-            + "node_cpu_us_per_op,client_cpu_us_per_op";
+            + "node_cpu_us_per_op,client_cpu_us_per_op,load_avg_1m";
 
     @Override
     public Integer call() throws Exception {
@@ -154,13 +154,13 @@ public final class ExperimentCommand implements Callable<Integer> {
                         o.atMeasureEnd = cpu::stop;
                         StressResult r = StressCommand.run(o, System.out);
                         long ops = Math.max(1, r.reads() + r.writes());
-                        Row row = new Row(e, value, mode, rep, r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops);
+                        Row row = new Row(e, value, mode, rep, r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart());
                         rows.add(row);
                         csv.println(row.csv());
                         csv.flush();
-                        System.out.printf(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us%n",
+                        System.out.printf(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us  (load %.1f)%n",
                                 r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
-                                100 * r.secondRoundShare(), r.errors(), row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp());
+                                100 * r.secondRoundShare(), r.errors(), row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage());
                         if (e.name().equals("latency")) {
                             cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",read", k -> new Histogram(3)).add(r.readHistogram());
                             cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",write", k -> new Histogram(3)).add(r.writeHistogram());
@@ -235,18 +235,18 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
 
     record Row(Experiment experiment, String value, StressOptions.Mode mode, int rep, StressResult result,
-               double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp) {
+               double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp, double loadAverage) {
         double opRate() {
             return result.opRate();
         }
 
         String csv() {
             StressResult r = result;
-            return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f",
+            return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f",
                     experiment.name(), experiment.figure(), experiment.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep,
                     r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
                     r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
-                    nodeCpuMicrosPerOp, clientCpuMicrosPerOp);
+                    nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
         }
     }
 

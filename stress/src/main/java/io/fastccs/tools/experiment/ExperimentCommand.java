@@ -49,6 +49,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     int nodes = 3;
     @Option(names = "--subnet", description = "loopback subnet when the command starts the cluster, nodes on 127.0.S.k (default: ${DEFAULT-VALUE})")
     int subnet = 0;
+    @Option(names = "--node", split = ",", paramLabel = "HOST",
+            description = "run against these nodes of a cluster started elsewhere (e.g. by ansible/deploy.yml) instead of a local one; CQL 9042 and FastCCS 9142")
+    List<String> remoteNodes;
     @Option(names = "--keep", description = "leave a cluster this command started running")
     boolean keep;
     @Option(names = "--duration", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
@@ -105,6 +108,12 @@ public final class ExperimentCommand implements Callable<Integer> {
         else throw new IllegalArgumentException("unknown experiment '" + name + "'; one of " + String.join(", ", EXPERIMENTS.keySet()) + ", all");
         if (points != null && chosen.size() != 1) throw new IllegalArgumentException("--points goes with one experiment, not all");
 
+        if (remoteNodes != null && !remoteNodes.isEmpty()) {
+            System.out.println("Using the cluster of " + remoteNodes + " (node CPU is not metered there)");
+            Files.createDirectories(out);
+            for (Experiment e : chosen) run(e, Ports.DEFAULT, remoteNodes);
+            return 0;
+        }
         Path clusterDir = dir != null ? dir : LocalCluster.repoRoot().orElse(Path.of(".")).resolve(".cluster-experiments");
         LocalCluster cluster = LocalCluster.at(clusterDir, line -> System.out.println("  " + line));
         boolean started = false;
@@ -118,7 +127,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         try {
             Files.createDirectories(out);
             nodePids = cluster.status().stream().mapToLong(NodeStatus::pid).filter(pid -> pid > 0).toArray();
-            for (Experiment e : chosen) run(e, cluster.ports(), cluster.nodeCount());
+            List<String> hosts = new ArrayList<>();
+            for (int k = 1; k <= cluster.nodeCount(); k++) hosts.add(cluster.ports().address(k));
+            for (Experiment e : chosen) run(e, cluster.ports(), hosts);
         } finally {
             if (started && !keep) {
                 System.out.println("stopping the cluster ...");
@@ -131,7 +142,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void run(Experiment e, Ports ports, int clusterNodes) throws Exception {
+    private void run(Experiment e, Ports ports, List<String> hosts) throws Exception {
         List<String> values = points != null ? points : e.values();
         Path csvFile = out.resolve(e.name() + ".csv");
         Instant began = Instant.now();
@@ -146,7 +157,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     List<StressOptions.Mode> order = new ArrayList<>(e.modes());
                     if (rep % 2 == 0) java.util.Collections.reverse(order);
                     for (StressOptions.Mode mode : order) {
-                        StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, clusterNodes));
+                        StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, hosts));
                         o.quiet = true;
                         System.out.printf("--- %s=%s mode=%s rep %d: %s%n", e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o.describe());
                         CpuMeter cpu = new CpuMeter(nodePids);
@@ -174,14 +185,12 @@ public final class ExperimentCommand implements Callable<Integer> {
         System.out.printf("wrote %s in %.0f s%n", csvFile, Duration.between(began, Instant.now()).toMillis() / 1e3);
     }
 
-    String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, int clusterNodes) {
+    String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, List<String> hosts) {
         String threadCount = e.parameter().equals("threads") ? value : Integer.toString(threads);
         List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + seconds + "s", "-rate", "threads=" + threadCount,
                 "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s",
                 "-mode", mode.name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
-        StringBuilder hosts = new StringBuilder();
-        for (int k = 1; k <= clusterNodes; k++) hosts.append(k > 1 ? "," : "").append(ports.address(k));
-        args.addAll(List.of("-node", hosts.toString()));
+        args.addAll(List.of("-node", String.join(",", hosts)));
         switch (e.parameter()) {
             case "keys-per-read", "keys-per-write", "value-size", "write-fraction", "partitions" ->
                     args.addAll(List.of("-txn", e.parameter() + "=" + value));

@@ -5,6 +5,7 @@ import io.fastccs.tools.stress.StressOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,7 +17,7 @@ class ExperimentCommandTest {
         for (ExperimentCommand.Experiment e : ExperimentCommand.EXPERIMENTS.values()) {
             for (String value : e.values()) {
                 for (StressOptions.Mode mode : e.modes()) {
-                    StressOptions o = StressOptions.parse(command.arguments(e, value, mode, Ports.forSubnet(3), 3));
+                    StressOptions o = StressOptions.parse(command.arguments(e, value, mode, Ports.forSubnet(3), List.of("127.0.3.1", "127.0.3.2", "127.0.3.3")));
                     assertThat(o.mode).isEqualTo(mode);
                     assertThat(o.nodes).containsExactly("127.0.3.1", "127.0.3.2", "127.0.3.3");
                     switch (e.parameter()) {

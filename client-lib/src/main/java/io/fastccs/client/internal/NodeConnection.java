@@ -186,7 +186,7 @@ final class NodeConnection {
                 handshake.complete(h);
             }
         } else if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED) {
-            close(new AuthenticationException(label + " refused the credentials: " + e.message()));
+            close(new AuthenticationException(label + " refused the connection: " + e.message()));
         } else if (m instanceof ErrorReply e) {
             close(new ProtocolException(label + " refused the handshake: " + e.code() + " " + e.message()));
         } else {

@@ -211,6 +211,10 @@ public final class LocalCluster {
             Files.createDirectories(dir());
             Files.createDirectories(layout.nodetoolHome());
             Files.writeString(layout.toolsLogbackXml(), NodeConfigFiles.toolsLogbackXml());
+            if (options.security().enabled()) {
+                options.security().save(dir());
+                if (options.security().tls()) ClusterSecurity.generateStores(dir(), java);
+            }
             for (int node : nodes)
                 writeNodeConfig(state, node);
             save(state);
@@ -541,7 +545,8 @@ public final class LocalCluster {
         Path nodeDir = layout.nodeDir(node);
         for (String sub : List.of("conf", "logs", "data", "commitlog", "hints", "saved_caches", "cdc_raw"))
             Files.createDirectories(nodeDir.resolve(sub));
-        Files.writeString(layout.cassandraYaml(node), NodeConfigFiles.cassandraYaml(node, state.nodes(), state.ports(), nodeDir));
+        Files.writeString(layout.cassandraYaml(node), NodeConfigFiles.cassandraYaml(node, state.nodes(), state.ports(), nodeDir,
+                ClusterSecurity.load(dir())));
         Files.writeString(layout.logbackXml(node), NodeConfigFiles.logbackXml(layout.logDir(node)));
     }
 

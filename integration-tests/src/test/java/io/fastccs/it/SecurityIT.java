@@ -87,7 +87,7 @@ class SecurityIT {
         Runtime.getRuntime().addShutdownHook(stopHook);
         try {
             LocalCluster.StartReport report = cluster.start(StartOptions.nodes(NODES).onSubnet(SUBNET)
-                    .withSecurity(ClusterSecurity.ALL).withTimeout(Duration.ofMinutes(4)));
+                    .withSecurity(ClusterSecurity.ALL).withTimeout(Duration.ofMinutes(8))); // slow on a loaded 2-core machine
             log(String.format("secured cluster serving %.1f s after launch, ring at %.1f s (%s)",
                     report.toServing().toMillis() / 1000.0, report.toRing().toMillis() / 1000.0, dir));
             trustOnly = sslContext(false);
@@ -296,13 +296,13 @@ class SecurityIT {
         int impersonated = 1; // partition 1: whichever node it is, the outsider is none of them
         long huge = Long.MAX_VALUE / 4;
         try (SSLSocket socket = peerSocket(fastccs(1), InetAddress.getByName(OUTSIDER))) {
-            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            // Hello and a forged stabilization in one go: the node must drop the second after refusing the first.
+            // Hello and forged stabilizations in one write: the node must drop the rest after refusing the Hello.
+            java.io.ByteArrayOutputStream frames = new java.io.ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(frames);
             writeFrame(out, Hello.peer(impersonated));
-            writeFrame(out, new Stabilize(impersonated, huge));
-            writeFrame(out, new Stabilize(0, huge));
-            writeFrame(out, new Stabilize(2, huge));
-            out.flush();
+            for (int p = 0; p < NODES; p++) writeFrame(out, new Stabilize(p, huge));
+            socket.getOutputStream().write(frames.toByteArray());
+            socket.getOutputStream().flush();
             assertUnauthorized(readFrame(new DataInputStream(socket.getInputStream())), "not a ring member");
             assertClosed(socket);
         }
@@ -380,7 +380,7 @@ class SecurityIT {
     }
 
     private static Message exchange(Socket socket, Message m) throws IOException {
-        DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+        DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(socket.getOutputStream()));
         writeFrame(out, m);
         out.flush();
         return readFrame(new DataInputStream(socket.getInputStream()));

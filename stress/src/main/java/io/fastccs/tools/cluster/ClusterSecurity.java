@@ -113,7 +113,7 @@ public record ClusterSecurity(boolean authentication, boolean clientTls, boolean
     }
 
     /** Makes the key pair and the truststore with the JDK's keytool, unless they exist. */
-    static void generateStores(Path clusterDir, Path java) throws IOException {
+    public static void generateStores(Path clusterDir, Path java) throws IOException {
         Path keystore = keystore(clusterDir), truststore = truststore(clusterDir);
         if (Files.isRegularFile(keystore) && Files.isRegularFile(truststore)) return;
         Files.createDirectories(keystore.getParent());

@@ -186,7 +186,7 @@ public final class FastCcsServer implements AutoCloseable {
 
     /** One connection's state: before the handshake, a client, or a peer speaking for one partition. */
     private final class ConnectionHandler extends SimpleChannelInboundHandler<Object> {
-        private static final int UNIDENTIFIED = -2, CLIENT = -1, AUTHENTICATING = -3, REFUSED = -4;
+        private static final int UNIDENTIFIED = -2, CLIENT = -1, AUTHENTICATING = -3, REFUSED = -4, UNIDENTIFIED_PEER = -5;
         private static final int MAX_HELD_WHILE_AUTHENTICATING = 1024;
         private int identity = UNIDENTIFIED;
         private int malformed;
@@ -241,6 +241,7 @@ public final class FastCcsServer implements AutoCloseable {
             }
             InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
             if (hello.fromPeer()) {
+                identity = UNIDENTIFIED_PEER;
                 if (hello.partition() >= ring.partitions() || hello.partition() == ring.self()
                         || !ring.mayActAs(remote.getAddress(), hello.partition())) {
                     unauthorized(ctx, "not a ring member: " + remote.getAddress() + " may not act as partition "
@@ -271,7 +272,6 @@ public final class FastCcsServer implements AutoCloseable {
                     ctx.executor().execute(() -> acceptClient(ctx, p));
                 } catch (TransportSecurity.Refused e) {
                     authFailures.incrementAndGet();
-                    logger.info("FastCCS: refused a client login from {} as {}: {}", remote, user, e.getMessage());
                     ctx.executor().execute(() -> unauthorized(ctx, e.getMessage()));
                 }
             });
@@ -332,7 +332,9 @@ public final class FastCcsServer implements AutoCloseable {
         }
 
         private void unauthorized(ChannelHandlerContext ctx, String why) {
-            logger.warn("FastCCS: refused a connection from {}: {}", ctx.channel().remoteAddress(), why);
+            // A refused peer is an attack or a misconfigured node: warn. Refused clients are routine (probes, typos).
+            if (identity == UNIDENTIFIED_PEER) logger.warn("FastCCS: refused a peer connection from {}: {}", ctx.channel().remoteAddress(), why);
+            else logger.info("FastCCS: refused a client connection from {}: {}", ctx.channel().remoteAddress(), why);
             held.clear();
             identity = REFUSED;
             ctx.writeAndFlush(ErrorReply.of(0, ErrorCode.UNAUTHORIZED, why)).addListener(ChannelFutureListener.CLOSE);

@@ -1,6 +1,9 @@
 package io.fastccs.client;
 
-/** A node refused the client's credentials, when connecting or later. */
+/**
+ * A node refused the connection: missing or wrong credentials, a role that may not log in, or a plain connection to a
+ * node that requires TLS. The message carries the node's reason.
+ */
 public class AuthenticationException extends FastCcsException {
     private static final long serialVersionUID = 1L;
 

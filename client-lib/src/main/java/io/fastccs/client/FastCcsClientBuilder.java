@@ -5,6 +5,7 @@ import io.fastccs.client.internal.ClientConfig;
 import io.fastccs.client.internal.DefaultFastCcsClient;
 
 import java.net.InetSocketAddress;
+import javax.net.ssl.SSLContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -38,6 +39,7 @@ public final class FastCcsClientBuilder {
     private final List<InetSocketAddress> contactPoints = new ArrayList<>();
     private String user;
     private String password;
+    private SSLContext sslContext;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private Duration ringRefreshInterval = DEFAULT_RING_REFRESH_INTERVAL;
@@ -70,6 +72,17 @@ public final class FastCcsClientBuilder {
     public FastCcsClientBuilder withCredentials(String user, String password) {
         this.user = Objects.requireNonNull(user, "user");
         this.password = Objects.requireNonNull(password, "password");
+        return this;
+    }
+
+    /**
+     * Connects to every node over TLS with this context (its trust material decides which node certificates are
+     * accepted; its key material is presented when the nodes require client certificates). Needed when the cluster
+     * has Cassandra's {@code client_encryption_options} enabled; the nodes then refuse plain connections unless it
+     * is {@code optional}. Host names are not verified, as with the Java driver's {@code withSslContext}.
+     */
+    public FastCcsClientBuilder withSslContext(SSLContext context) {
+        this.sslContext = Objects.requireNonNull(context, "context");
         return this;
     }
 
@@ -144,7 +157,7 @@ public final class FastCcsClientBuilder {
         if (contactPoints.isEmpty()) throw new IllegalStateException("at least one contact point is required");
         ClientConfig config = new ClientConfig(List.copyOf(contactPoints), user, password, requestTimeout, connectTimeout,
                 ringRefreshInterval, reconnectBaseDelay, reconnectMaxDelay, maxValueSize, maxKeySize, maxKeysPerTransaction,
-                ioThreads);
+                ioThreads, sslContext);
         return DefaultFastCcsClient.connect(config);
     }
 

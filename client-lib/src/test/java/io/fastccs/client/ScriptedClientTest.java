@@ -208,7 +208,7 @@ class ScriptedClientTest {
         CausalSession s = client.session();
         Map<ErrorCode, Class<? extends FastCcsException>> expected = Map.of(
                 ErrorCode.INVALID_REQUEST, InvalidRequestException.class,
-                ErrorCode.UNAUTHORIZED, AuthenticationException.class,
+                ErrorCode.UNAUTHORIZED, UnauthorizedException.class,
                 ErrorCode.OVERLOADED, PartitionUnavailableException.class,
                 ErrorCode.NOT_OWNER, ProtocolException.class,
                 ErrorCode.INTERNAL, ProtocolException.class,

@@ -2,15 +2,21 @@ package io.fastccs.client.internal;
 
 import io.fastccs.protocol.messages.Hello;
 
+import javax.net.ssl.SSLContext;
+
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 
-/** Everything {@link io.fastccs.client.FastCcsClientBuilder} collected, validated there. */
+/**
+ * Everything {@link io.fastccs.client.FastCcsClientBuilder} collected, validated there.
+ *
+ * @param sslContext null for plain connections
+ */
 public record ClientConfig(List<InetSocketAddress> contactPoints, String user, String password, Duration requestTimeout,
                            Duration connectTimeout, Duration ringRefreshInterval, Duration reconnectBaseDelay,
                            Duration reconnectMaxDelay, int maxValueSize, int maxKeySize, int maxKeysPerTransaction,
-                           int ioThreads) {
+                           int ioThreads, SSLContext sslContext) {
     /** Copies the contact points. */
     public ClientConfig {
         contactPoints = List.copyOf(contactPoints);
@@ -27,6 +33,6 @@ public record ClientConfig(List<InetSocketAddress> contactPoints, String user, S
                 + ", requestTimeout=" + requestTimeout + ", connectTimeout=" + connectTimeout + ", ringRefreshInterval="
                 + ringRefreshInterval + ", reconnectDelay=" + reconnectBaseDelay + ".." + reconnectMaxDelay
                 + ", maxValueSize=" + maxValueSize + ", maxKeySize=" + maxKeySize + ", maxKeysPerTransaction="
-                + maxKeysPerTransaction + ", ioThreads=" + ioThreads + "]";
+                + maxKeysPerTransaction + ", ioThreads=" + ioThreads + ", tls=" + (sslContext != null) + "]";
     }
 }

@@ -11,9 +11,11 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 
+import javax.net.ssl.SSLEngine;
 import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -52,6 +54,12 @@ final class ConnectionFactory {
         ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+                if (config.sslContext() != null) {
+                    // Client mode, no host name: like the Java driver's withSslContext, trust is the context's.
+                    SSLEngine engine = config.sslContext().createSSLEngine();
+                    engine.setUseClientMode(true);
+                    ch.pipeline().addLast("tls", new SslHandler(engine));
+                }
                 ch.pipeline()
                         .addLast("frames", new LengthFieldBasedFrameDecoder(Frames.MAX_FRAME_BYTES, 0,
                                 Frames.LENGTH_PREFIX_BYTES, 0, Frames.LENGTH_PREFIX_BYTES))
@@ -65,7 +73,14 @@ final class ConnectionFactory {
                 config.connectTimeout().toNanos(), TimeUnit.NANOSECONDS);
         connection.attach(connect.channel());
         connect.addListener(f -> {
-            if (f.isSuccess()) {
+            if (f.isSuccess() && config.sslContext() != null) {
+                // The Hello carries the password: send it only once TLS is up.
+                connect.channel().pipeline().get(SslHandler.class).handshakeFuture().addListener(tls -> {
+                    if (tls.isSuccess()) connection.connected(config.hello());
+                    else connection.close(new PartitionUnavailableException(expectedPartition,
+                            "TLS handshake with " + address + " failed: " + tls.cause(), tls.cause()));
+                });
+            } else if (f.isSuccess()) {
                 connection.connected(config.hello());
             } else {
                 connection.close(new PartitionUnavailableException(expectedPartition,

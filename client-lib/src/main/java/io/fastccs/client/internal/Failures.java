@@ -1,10 +1,10 @@
 package io.fastccs.client.internal;
 
-import io.fastccs.client.AuthenticationException;
 import io.fastccs.client.FastCcsException;
 import io.fastccs.client.InvalidRequestException;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
+import io.fastccs.client.UnauthorizedException;
 import io.fastccs.protocol.messages.ErrorReply;
 
 import java.util.concurrent.CompletionException;
@@ -24,7 +24,7 @@ final class Failures {
                 + (e.message() == null ? "" : " (" + e.message() + ")");
         return switch (e.code()) {
             case INVALID_REQUEST -> new InvalidRequestException(what);
-            case UNAUTHORIZED -> new AuthenticationException(what);
+            case UNAUTHORIZED -> new UnauthorizedException(what);
             case OVERLOADED -> new PartitionUnavailableException(partition, what);
             case NOT_OWNER -> new ProtocolException(what + "; the node's ring differs from the client's"
                     + (e.owner() >= 0 ? " (it names partition " + e.owner() + " as the owner)" : ""));

@@ -186,7 +186,7 @@ final class NodeConnection {
                 handshake.complete(h);
             }
         } else if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED) {
-            close(new AuthenticationException(label + " refused the credentials: " + e.message()));
+            close(new AuthenticationException(label + " refused the connection: " + e.message()));
         } else if (m instanceof ErrorReply e) {
             close(new ProtocolException(label + " refused the handshake: " + e.code() + " " + e.message()));
         } else {
@@ -204,8 +204,12 @@ final class NodeConnection {
         }
         Pending p = pending.remove(id);
         if (p == null) {
-            if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED) {
+            if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED && e.requestId() == 0) {
+                // Request id 0 (never one of ours): the node refuses the connection itself.
                 close(new AuthenticationException(label + " revoked the connection: " + e.message()));
+            } else if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED) {
+                // A permission refusal of a request that no longer waits (a write that failed on another partition).
+                LOG.debug("{} refused request {} no longer pending: {}", label, id, e.message());
             } else if (m instanceof ErrorReply e) {
                 LOG.warn("{} reported an error for no pending request: {}", label, e);
             } else {

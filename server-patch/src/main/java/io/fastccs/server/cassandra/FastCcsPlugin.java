@@ -39,7 +39,9 @@ public final class FastCcsPlugin {
         checkOwnership(ring, settings.keyspace());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
                 settings.maxFrameBytes(), settings.partitionConfig());
-        FastCcsNode n = new FastCcsNode(nodeSettings, ring, store, FBUtilities::timestampMicros);
+        CassandraSecurity security = new CassandraSecurity(settings.keyspace());
+        logger.info("FastCCS port security follows cassandra.yaml: {}", security);
+        FastCcsNode n = new FastCcsNode(nodeSettings, ring, store, FBUtilities::timestampMicros, security);
         n.start();
         node = n;
         try {

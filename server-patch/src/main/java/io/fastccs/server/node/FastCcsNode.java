@@ -16,6 +16,7 @@ import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.server.storage.DurablePartitionStore;
 import io.fastccs.server.transport.FastCcsServer;
 import io.fastccs.server.transport.PeerLinks;
+import io.fastccs.server.transport.TransportSecurity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,7 @@ public final class FastCcsNode implements AutoCloseable {
     private final AtomicLong internalErrors = new AtomicLong();
     private volatile Partition partition;
     private volatile boolean failed;
+    private final TransportSecurity security;
     private FastCcsServer server;
     private PeerLinks peers;
     private ScheduledFuture<?> ticker;
@@ -55,6 +57,13 @@ public final class FastCcsNode implements AutoCloseable {
      *                    round-two expiry compares times a partition gave out before a restart
      */
     public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, LongSupplier clockMicros) {
+        this(settings, ring, store, clockMicros, TransportSecurity.NONE);
+    }
+
+    /** @param security TLS, logins and permissions on the FastCCS port and the peer links */
+    public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, LongSupplier clockMicros,
+                       TransportSecurity security) {
+        this.security = security;
         this.settings = settings;
         this.ring = ring;
         this.store = new TrackingStore(store);
@@ -69,7 +78,7 @@ public final class FastCcsNode implements AutoCloseable {
 
     /** Recovers the partition from the store, opens the FastCCS port and starts ticking. */
     public void start() throws InterruptedException {
-        peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes());
+        peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security);
         run(() -> partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
                 (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
         try {
@@ -78,7 +87,7 @@ public final class FastCcsNode implements AutoCloseable {
             throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover", e.getCause());
         }
         if (partition == null) throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover");
-        server = new FastCcsServer(settings, ring, this);
+        server = new FastCcsServer(settings, ring, this, security);
         server.start();
         long tick = Math.min(settings.partition().stabilizationIntervalMicros(), 5_000);
         ticker = protocolThread.scheduleWithFixedDelay(() -> run(() -> partition.tick()), tick, tick, TimeUnit.MICROSECONDS);

@@ -5,6 +5,7 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.RingMember;
 import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.server.transport.TransportSecurity;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -23,9 +24,11 @@ public final class InProcessCluster implements AutoCloseable {
     private final List<RingMember> members;
     private final InMemoryPartitionStore[] stores;
     private final FastCcsNode[] nodes;
+    private final TransportSecurity security;
 
-    private InProcessCluster(int partitions, PartitionConfig config) throws IOException {
+    private InProcessCluster(int partitions, PartitionConfig config, TransportSecurity security) throws IOException {
         this.config = config;
+        this.security = security;
         this.members = new ArrayList<>();
         for (int p = 0; p < partitions; p++) members.add(new RingMember(p, "127.0.0.1", freePort(), evenToken(p, partitions), true));
         this.stores = new InMemoryPartitionStore[partitions];
@@ -37,7 +40,13 @@ public final class InProcessCluster implements AutoCloseable {
     }
 
     public static InProcessCluster start(int partitions, PartitionConfig config) throws IOException, InterruptedException {
-        InProcessCluster c = new InProcessCluster(partitions, config);
+        return start(partitions, config, TransportSecurity.NONE);
+    }
+
+    /** Nodes whose port and peer links enforce {@code security} (TLS, logins, permissions). */
+    public static InProcessCluster start(int partitions, PartitionConfig config, TransportSecurity security)
+            throws IOException, InterruptedException {
+        InProcessCluster c = new InProcessCluster(partitions, config, security);
         for (int p = 0; p < partitions; p++) {
             c.stores[p] = new InMemoryPartitionStore();
             c.startNode(p);
@@ -58,7 +67,7 @@ public final class InProcessCluster implements AutoCloseable {
         NodeSettings settings = new NodeSettings(InetAddress.getLoopbackAddress(), members.get(p).port(),
                 NodeSettings.DEFAULT_MAX_FRAME_BYTES, config);
         FastCcsNode node = new FastCcsNode(settings, ring, new InMemoryDurableStore(stores[p]),
-                () -> System.currentTimeMillis() * 1000);
+                () -> System.currentTimeMillis() * 1000, security);
         node.start();
         nodes[p] = node;
     }

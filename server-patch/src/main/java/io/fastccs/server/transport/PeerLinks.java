@@ -19,7 +19,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLParameters;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -45,6 +51,15 @@ public final class PeerLinks implements AutoCloseable {
      *                     address, so links must not leave from whatever source address the OS would pick
      */
     public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes) {
+        this(ring, localAddress, maxFrameBytes, TransportSecurity.NONE);
+    }
+
+    /**
+     * @param security links use TLS when it gives a {@link TransportSecurity#peerClientContext()} (internode
+     *                 encryption), asking for the server name {@link TransportSecurity#PEER_SERVER_NAME} so the peer
+     *                 answers with its internode certificate and checks ours
+     */
+    public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes, TransportSecurity security) {
         this.ring = ring;
         this.links = new Link[ring.partitions()];
         for (int p = 0; p < links.length; p++) links[p] = new Link(p);
@@ -55,6 +70,14 @@ public final class PeerLinks implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        SslContext tls = security.peerClientContext();
+                        if (tls != null) {
+                            SslHandler handler = tls.newHandler(ch.alloc());
+                            SSLParameters parameters = handler.engine().getSSLParameters();
+                            parameters.setServerNames(List.of(new SNIHostName(TransportSecurity.PEER_SERVER_NAME)));
+                            handler.engine().setSSLParameters(parameters);
+                            ch.pipeline().addLast("tls", handler);
+                        }
                         FrameCodec.install(ch.pipeline(), maxFrameBytes);
                         ch.pipeline().addLast(new SimpleChannelInboundHandler<Object>() {
                             @Override

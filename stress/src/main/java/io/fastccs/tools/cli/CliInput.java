@@ -82,6 +82,41 @@ final class CliInput {
         return out;
     }
 
+    /** A user and password for the nodes (both or neither), and the TLS context to reach them with (or null). */
+    record Security(String user, String password, javax.net.ssl.SSLContext tls) {
+        static final Security NONE = new Security(null, null, null);
+
+        /** Applies the credentials and TLS to a client builder. */
+        io.fastccs.client.FastCcsClientBuilder applyTo(io.fastccs.client.FastCcsClientBuilder builder) {
+            if (user != null) builder.withCredentials(user, password);
+            if (tls != null) builder.withSslContext(tls);
+            return builder;
+        }
+    }
+
+    /**
+     * {@code --user}, {@code --password}, {@code --ssl-truststore} and {@code --ssl-truststore-password}: a user needs
+     * a password and the other way round; a truststore (PKCS12 or JKS) must load, with its password if it has one.
+     */
+    static Security security(String user, String password, java.nio.file.Path truststore, String truststorePassword)
+            throws InputException {
+        if (user != null && user.isEmpty()) throw new InputException("--user: empty user name");
+        if (user != null && password == null) throw new InputException("--user " + user + " needs --password");
+        if (user == null && password != null) throw new InputException("--password needs --user");
+        if (truststore == null && truststorePassword != null)
+            throw new InputException("--ssl-truststore-password needs --ssl-truststore");
+        javax.net.ssl.SSLContext tls = null;
+        if (truststore != null) {
+            try {
+                tls = Truststore.sslContext(truststore, truststorePassword);
+            } catch (java.io.IOException | java.security.GeneralSecurityException | IllegalArgumentException e) {
+                throw new InputException("--ssl-truststore: cannot read " + truststore + " as a PKCS12 or JKS truststore"
+                        + (truststorePassword == null ? " (no --ssl-truststore-password given)" : "") + ": " + e.getMessage());
+            }
+        }
+        return new Security(user, password, tls);
+    }
+
     /** Seconds, fractions allowed ({@code 5}, {@code 0.5}), or with a unit ({@code 500ms}, {@code 2s}, {@code 1m}). */
     static Duration timeout(String text) throws InputException {
         String s = text.strip().toLowerCase(java.util.Locale.ROOT);

@@ -68,9 +68,15 @@ final class CliSession implements AutoCloseable {
      */
     static CliSession connect(List<InetSocketAddress> contactPoints, Duration timeout, CausalToken token,
                               String what, PrintWriter out, PrintWriter err) throws NotConnected {
+        return connect(contactPoints, timeout, token, CliInput.Security.NONE, what, out, err);
+    }
+
+    /** As above, logging in and using TLS as {@code security} says. */
+    static CliSession connect(List<InetSocketAddress> contactPoints, Duration timeout, CausalToken token,
+                              CliInput.Security security, String what, PrintWriter out, PrintWriter err) throws NotConnected {
         FastCcsClient client;
         try {
-            client = FastCcsClient.builder().addContactPoints(contactPoints)
+            client = security.applyTo(FastCcsClient.builder()).addContactPoints(contactPoints)
                     .withRequestTimeout(timeout).withConnectTimeout(timeout)
                     // One short-lived connection set per invocation: no need for many I/O threads.
                     .withIoThreads(2)

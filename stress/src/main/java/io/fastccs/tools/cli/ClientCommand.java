@@ -57,7 +57,7 @@ public final class ClientCommand implements Runnable {
         throw new ParameterException(spec.commandLine(), "name a command: write, read or shell");
     }
 
-    /** {@code --host}, {@code --timeout} and {@code --token}, on every command. */
+    /** {@code --host}, {@code --timeout}, {@code --token} and the security options, on every command. */
     static final class ConnectionOptions {
         @Option(names = "--host", paramLabel = "HOST[:PORT]",
                 description = "a node to connect through; repeat for several (default: " + CliInput.DEFAULT_HOST
@@ -71,6 +71,17 @@ public final class ClientCommand implements Runnable {
                 description = "continue the causal context of TOKEN, as printed by --print-token or the shell's token "
                         + "command: the session sees everything the session that printed it had written or read")
         String token;
+        @Option(names = "--user", paramLabel = "USER",
+                description = "log in as USER, when the cluster runs Cassandra's PasswordAuthenticator")
+        String user;
+        @Option(names = "--password", paramLabel = "PASSWORD", description = "USER's password")
+        String password;
+        @Option(names = "--ssl-truststore", paramLabel = "FILE",
+                description = "connect over TLS, trusting the certificates in FILE (PKCS12 or JKS), when the cluster has "
+                        + "Cassandra's client_encryption_options on")
+        java.nio.file.Path truststore;
+        @Option(names = "--ssl-truststore-password", paramLabel = "PASSWORD", description = "the truststore's password")
+        String truststorePassword;
 
         /** The parsed options, or null after printing why they are invalid. */
         Parsed parse(String what, PrintWriter err) {
@@ -85,7 +96,8 @@ public final class ClientCommand implements Runnable {
                         throw new InputException("--token: " + e.getMessage());
                     }
                 }
-                return new Parsed(contactPoints, parsedTimeout, parsedToken);
+                CliInput.Security security = CliInput.security(user, password, truststore, truststorePassword);
+                return new Parsed(contactPoints, parsedTimeout, parsedToken, security);
             } catch (InputException e) {
                 err.println(what + ": " + e.getMessage());
                 return null;
@@ -93,7 +105,7 @@ public final class ClientCommand implements Runnable {
         }
     }
 
-    record Parsed(List<InetSocketAddress> contactPoints, Duration timeout, CausalToken token) {
+    record Parsed(List<InetSocketAddress> contactPoints, Duration timeout, CausalToken token, CliInput.Security security) {
     }
 
     @Command(name = "write", mixinStandardHelpOptions = true, sortOptions = false,
@@ -123,7 +135,7 @@ public final class ClientCommand implements Runnable {
                 err.println(what + ": " + e.getMessage());
                 return CliSession.USAGE;
             }
-            try (CliSession session = CliSession.connect(options.contactPoints(), options.timeout(), options.token(),
+            try (CliSession session = CliSession.connect(options.contactPoints(), options.timeout(), options.token(), options.security(),
                     what, spec.commandLine().getOut(), err)) {
                 return session.write(writes, printToken, what);
             } catch (CliSession.NotConnected e) {
@@ -159,7 +171,7 @@ public final class ClientCommand implements Runnable {
                 err.println(what + ": " + e.getMessage());
                 return CliSession.USAGE;
             }
-            try (CliSession session = CliSession.connect(options.contactPoints(), options.timeout(), options.token(),
+            try (CliSession session = CliSession.connect(options.contactPoints(), options.timeout(), options.token(), options.security(),
                     what, spec.commandLine().getOut(), err)) {
                 return session.read(checked, printToken, what);
             } catch (CliSession.NotConnected e) {
@@ -197,7 +209,7 @@ public final class ClientCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             Parsed options = connection.parse("fastccs shell", err);
             if (options == null) return CliSession.USAGE;
-            try (CliSession session = CliSession.connect(options.contactPoints(), options.timeout(), options.token(),
+            try (CliSession session = CliSession.connect(options.contactPoints(), options.timeout(), options.token(), options.security(),
                     "fastccs shell", out, err)) {
                 BufferedReader lines = new BufferedReader(new InputStreamReader(parent.in, StandardCharsets.UTF_8));
                 return run(session, lines, parent.interactive, out, err);

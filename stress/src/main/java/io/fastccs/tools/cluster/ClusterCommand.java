@@ -74,12 +74,24 @@ public final class ClusterCommand implements Runnable {
         Path agent;
         @Option(names = "--java", paramLabel = "PATH", description = "java for the nodes, JDK 11 or 17 (default: this JVM if 17, else the system JDK 17)")
         Path java;
+        @Option(names = "--auth", description = "PasswordAuthenticator and CassandraAuthorizer (superuser cassandra/cassandra); "
+                + "the FastCCS port then requires the same logins and permissions")
+        boolean auth;
+        @Option(names = "--client-tls", description = "client_encryption_options on (a self-signed keystore in DIR/tls/); "
+                + "the FastCCS port then requires TLS from clients")
+        boolean clientTls;
+        @Option(names = "--internode-tls", description = "internode_encryption: all (node certificates verified); "
+                + "FastCCS peer links then use TLS too")
+        boolean internodeTls;
+        @Option(names = "--secure", description = "--auth --client-tls --internode-tls")
+        boolean secure;
 
         @Override
         public Integer call() {
+            ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
             StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet).withPlugin(!noPlugin).withHeap(heap)
                     .withTimeout(Duration.ofSeconds(timeoutSeconds)).withNodeClasspathFile(nodeClasspath)
-                    .withAgentJar(agent).withJava(java);
+                    .withAgentJar(agent).withJava(java).withSecurity(security);
             if (heapMin != null)
                 options = options.withHeap(heapMin, heap);
             LocalCluster cluster = dir.cluster(System.out);
@@ -90,6 +102,13 @@ public final class ClusterCommand implements Runnable {
             System.out.println("  CQL      " + addresses(nodes, ports, ports.cql()));
             System.out.println("  FastCCS  " + (noPlugin ? "off (--no-plugin)" : addresses(nodes, ports, ports.fastccs())));
             System.out.println("  logs     " + cluster.dir().resolve("node<k>/logs/system.log"));
+            if (security.enabled()) {
+                System.out.println("  security " + security + (security.authentication() ? "; superuser "
+                        + ClusterSecurity.SUPERUSER + "/" + ClusterSecurity.SUPERUSER_PASSWORD : ""));
+                if (security.clientTls())
+                    System.out.println("  trust    " + ClusterSecurity.truststore(cluster.dir()) + " (password "
+                            + ClusterSecurity.STORE_PASSWORD + "): --ssl-truststore for the command-line client");
+            }
             System.out.println();
             printStatus(cluster, cluster.status());
             return 0;

@@ -1,5 +1,6 @@
 package io.fastccs.tools.cluster;
 
+import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
@@ -25,8 +26,9 @@ import java.time.Duration;
 final class FastCcsHandshake {
     /** Either the node's reply or why there is none. */
     record Result(HelloReply reply, String problem) {
+        /** The node answered the handshake: accepted it, or refused it for security (login or TLS required). */
         boolean ok() {
-            return reply != null;
+            return problem == null;
         }
     }
 
@@ -53,6 +55,8 @@ final class FastCcsHandshake {
             Message reply = WireCodec.decode(frame);
             if (reply instanceof HelloReply helloReply)
                 return new Result(helloReply, null);
+            if (reply instanceof ErrorReply error && error.code() == ErrorCode.UNAUTHORIZED)
+                return new Result(null, null); // serving, and refuses an anonymous plain client: security is on
             if (reply instanceof ErrorReply error)
                 return failed("refused the handshake: " + error.code() + " " + error.message());
             return failed("answered the handshake with a " + reply.getClass().getSimpleName());

@@ -42,6 +42,11 @@ import java.util.stream.Stream;
 public final class LocalCluster {
     /** How long a node that serves CQL gets for its plugin to answer, before start reports the plugin broken. */
     static final Duration PLUGIN_GRACE = Duration.ofSeconds(30);
+    /**
+     * With Cassandra's security on, a node's ring (gossip over TLS) and auth setup take longer before the plugin
+     * serves: on a loaded 2-core machine well over 30 s after CQL opens.
+     */
+    static final Duration SECURED_PLUGIN_GRACE = Duration.ofSeconds(120);
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
     private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
@@ -211,6 +216,10 @@ public final class LocalCluster {
             Files.createDirectories(dir());
             Files.createDirectories(layout.nodetoolHome());
             Files.writeString(layout.toolsLogbackXml(), NodeConfigFiles.toolsLogbackXml());
+            if (options.security().enabled()) {
+                options.security().save(dir());
+                if (options.security().tls()) ClusterSecurity.generateStores(dir(), java);
+            }
             for (int node : nodes)
                 writeNodeConfig(state, node);
             save(state);
@@ -280,6 +289,14 @@ public final class LocalCluster {
         return new StartReport(nodes, toServing, toRing);
     }
 
+    private Duration pluginGrace() {
+        try {
+            return ClusterSecurity.load(dir()).enabled() ? SECURED_PLUGIN_GRACE : PLUGIN_GRACE;
+        } catch (IOException e) {
+            return PLUGIN_GRACE;
+        }
+    }
+
     /** Polls until every node in {@code nodes} serves CQL and, with the plugin, answers the FastCCS handshake. */
     private Duration awaitServing(ClusterState state, Collection<Integer> nodes, Instant launchedAt, Instant deadline) {
         Set<Integer> pending = new TreeSet<>(nodes);
@@ -301,11 +318,12 @@ public final class LocalCluster {
                     if (!handshake.ok()) {
                         waitingFor.put(node, "the FastCCS handshake on " + address + ":" + state.ports().fastccs()
                                 + " (last try: " + handshake.problem() + ")");
-                        if (Duration.between(cqlUp, Instant.now()).compareTo(PLUGIN_GRACE) > 0)
+                        Duration grace = pluginGrace();
+                        if (Duration.between(cqlUp, Instant.now()).compareTo(grace) > 0)
                             throw new ClusterException(String.format("node %d (%s, pid %d) serves CQL but its FastCCS "
                                     + "plugin does not answer the handshake on %s:%d %d s later: %s.%nThe agent is %s; "
                                     + "start with --no-plugin for plain Cassandra.", node, address, state.pid(node), address,
-                                    state.ports().fastccs(), PLUGIN_GRACE.toSeconds(), handshake.problem(), state.agentJar())
+                                    state.ports().fastccs(), grace.toSeconds(), handshake.problem(), state.agentJar())
                                     + pluginLogLines(node) + logTails(node) + othersStillRunning(state, -1));
                         continue;
                     }
@@ -541,7 +559,8 @@ public final class LocalCluster {
         Path nodeDir = layout.nodeDir(node);
         for (String sub : List.of("conf", "logs", "data", "commitlog", "hints", "saved_caches", "cdc_raw"))
             Files.createDirectories(nodeDir.resolve(sub));
-        Files.writeString(layout.cassandraYaml(node), NodeConfigFiles.cassandraYaml(node, state.nodes(), state.ports(), nodeDir));
+        Files.writeString(layout.cassandraYaml(node), NodeConfigFiles.cassandraYaml(node, state.nodes(), state.ports(), nodeDir,
+                ClusterSecurity.load(dir())));
         Files.writeString(layout.logbackXml(node), NodeConfigFiles.logbackXml(layout.logDir(node)));
     }
 

@@ -64,6 +64,7 @@ final class NodeCommandLine {
         cmd.add("-Dlogback.configurationFile=" + layout.logbackXml(node));
         cmd.add("-Dcassandra.jmx.local.port=" + state.ports().jmx(node));
         cmd.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
+        cmd.addAll(security(layout).jvmOptions(state.nodes()));
         if (state.plugin()) {
             cmd.add("-javaagent:" + state.agentJar());
             cmd.add("-Dfastccs.port=" + state.ports().fastccs());
@@ -74,6 +75,15 @@ final class NodeCommandLine {
         cmd.add(layout.confDir(node) + ":" + classpath);
         cmd.add(DAEMON_CLASS);
         return cmd;
+    }
+
+    /** The cluster's security settings ({@link ClusterSecurity#NONE} if it has none or they cannot be read). */
+    private static ClusterSecurity security(ClusterLayout layout) {
+        try {
+            return ClusterSecurity.load(layout.dir());
+        } catch (java.io.IOException e) {
+            return ClusterSecurity.NONE;
+        }
     }
 
     /** Runs nodetool against node {@code node}'s JMX port. */

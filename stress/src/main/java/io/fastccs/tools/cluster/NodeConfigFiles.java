@@ -31,6 +31,11 @@ final class NodeConfigFiles {
 
     /** Node {@code node}'s cassandra.yaml; {@code nodeDir} holds its data, commit log, hints and caches. */
     static String cassandraYaml(int node, int nodes, Ports ports, Path nodeDir) {
+        return cassandraYaml(node, nodes, ports, nodeDir, ClusterSecurity.NONE);
+    }
+
+    /** As above, with {@code security}'s authenticator and encryption options (keystores in the cluster directory). */
+    static String cassandraYaml(int node, int nodes, Ports ports, Path nodeDir, ClusterSecurity security) {
         long token = initialTokens(nodes).get(node - 1);
         String address = ports.address(node);
         return String.join("\n",
@@ -67,7 +72,12 @@ final class NodeConfigFiles {
                 "concurrent_compactors: 1",
                 "# A fresh 5.0 cluster: no 4.x node will ever read these files.",
                 "storage_compatibility_mode: NONE",
-                "");
+                "") + securityYaml(nodeDir, security);
+    }
+
+    private static String securityYaml(Path nodeDir, ClusterSecurity security) {
+        List<String> lines = security.yamlLines(nodeDir.toAbsolutePath().normalize().getParent());
+        return lines.isEmpty() ? "" : String.join("\n", lines) + "\n";
     }
 
     /** INFO and above to {@code logs/system.log}; nothing to the console, so stdout.log keeps only JVM output. */

@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  * @param heapMin -Xms; Cassandra locks its heap in RAM, so this is about the RSS a node starts with
  * @param heapMax -Xmx
  * @param timeout how long to wait for every node to serve
+ * @param security Cassandra's authentication and TLS settings (FastCCS follows them); NONE by default
  */
 public record StartOptions(int nodes, int subnet, boolean plugin, String heapMin, String heapMax, Path nodeClasspathFile,
-                           Path agentJar, Path java, Duration timeout) {
+                           Path agentJar, Path java, Duration timeout, ClusterSecurity security) {
     public static final String DEFAULT_HEAP_MIN = "256M";
     public static final String DEFAULT_HEAP_MAX = "768M";
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
@@ -31,47 +32,54 @@ public record StartOptions(int nodes, int subnet, boolean plugin, String heapMin
             throw new IllegalArgumentException("the minimum heap " + heapMin + " exceeds the maximum " + heapMax);
         if (timeout.isNegative() || timeout.isZero())
             throw new IllegalArgumentException("the timeout must be positive");
+        if (security == null)
+            security = ClusterSecurity.NONE;
     }
 
     /** {@code nodes} nodes with the plugin, default heap and paths. */
     public static StartOptions nodes(int nodes) {
-        return new StartOptions(nodes, 0, true, DEFAULT_HEAP_MIN, DEFAULT_HEAP_MAX, null, null, null, DEFAULT_TIMEOUT);
+        return new StartOptions(nodes, 0, true, DEFAULT_HEAP_MIN, DEFAULT_HEAP_MAX, null, null, null, DEFAULT_TIMEOUT, ClusterSecurity.NONE);
     }
 
     /** Nodes on 127.0.{@code s}.k, JMX ports moved accordingly: a second cluster beside one on subnet 0. */
     public StartOptions onSubnet(int s) {
-        return new StartOptions(nodes, s, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout);
+        return new StartOptions(nodes, s, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout, security);
     }
 
     public StartOptions withPlugin(boolean on) {
-        return new StartOptions(nodes, subnet, on, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, on, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout, security);
     }
 
     /** Sets -Xmx; -Xms stays at its default unless that is larger. */
     public StartOptions withHeap(String max) {
         checkHeapSize(max);
         String min = megabytes(DEFAULT_HEAP_MIN) <= megabytes(max) ? DEFAULT_HEAP_MIN : max;
-        return new StartOptions(nodes, subnet, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, min, max, nodeClasspathFile, agentJar, java, timeout, security);
     }
 
     public StartOptions withHeap(String min, String max) {
-        return new StartOptions(nodes, subnet, plugin, min, max, nodeClasspathFile, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, min, max, nodeClasspathFile, agentJar, java, timeout, security);
     }
 
     public StartOptions withNodeClasspathFile(Path file) {
-        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, file, agentJar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, file, agentJar, java, timeout, security);
     }
 
     public StartOptions withAgentJar(Path jar) {
-        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, jar, java, timeout);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, jar, java, timeout, security);
     }
 
     public StartOptions withJava(Path javaExecutable) {
-        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, javaExecutable, timeout);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, javaExecutable, timeout, security);
     }
 
     public StartOptions withTimeout(Duration wait) {
-        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, wait);
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, wait, security);
+    }
+
+    /** Cassandra's logins, permissions and TLS on the nodes; the FastCCS port follows them. */
+    public StartOptions withSecurity(ClusterSecurity on) {
+        return new StartOptions(nodes, subnet, plugin, heapMin, heapMax, nodeClasspathFile, agentJar, java, timeout, on);
     }
 
     private static void checkHeapSize(String size) {

@@ -36,6 +36,12 @@ public final class CqlBackend implements StressBackend {
     private PreparedStatement insert, select;
 
     public CqlBackend(List<InetSocketAddress> contacts, boolean batch, int valueSize, String localDc) {
+        this(contacts, batch, valueSize, localDc, null, null, null);
+    }
+
+    /** With the driver's login ({@code user} null for none) and TLS ({@code tls} null for plain connections). */
+    public CqlBackend(List<InetSocketAddress> contacts, boolean batch, int valueSize, String localDc, String user,
+                      String password, javax.net.ssl.SSLContext tls) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(5))
                 .withString(DefaultDriverOption.REQUEST_CONSISTENCY, DefaultConsistencyLevel.ONE.name())
@@ -45,7 +51,12 @@ public final class CqlBackend implements StressBackend {
                 .withDuration(DefaultDriverOption.METADATA_SCHEMA_REQUEST_TIMEOUT, Duration.ofSeconds(20))
                 .withDuration(DefaultDriverOption.CONTROL_CONNECTION_AGREEMENT_TIMEOUT, Duration.ofSeconds(20))
                 .build();
-        this.cql = CqlSession.builder().addContactPoints(contacts).withLocalDatacenter(localDc).withConfigLoader(config).build();
+        com.datastax.oss.driver.api.core.CqlSessionBuilder builder = CqlSession.builder().addContactPoints(contacts)
+                .withLocalDatacenter(localDc).withConfigLoader(config);
+        if (user != null) builder.withAuthCredentials(user, password);
+        if (tls != null)
+            builder.withSslEngineFactory(new com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory(tls, null, false));
+        this.cql = builder.build();
         this.batch = batch;
         this.valueSize = valueSize;
     }

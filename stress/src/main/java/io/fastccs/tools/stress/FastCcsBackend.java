@@ -22,7 +22,16 @@ public final class FastCcsBackend implements StressBackend {
     private final int valueSize, populateThreads;
 
     public FastCcsBackend(List<InetSocketAddress> contacts, int valueSize, int populateThreads) {
-        this.client = FastCcsClient.builder().addContactPoints(contacts).build();
+        this(contacts, valueSize, populateThreads, null, null, null);
+    }
+
+    /** With a login ({@code user} null for none) and TLS ({@code tls} null for plain connections). */
+    public FastCcsBackend(List<InetSocketAddress> contacts, int valueSize, int populateThreads, String user, String password,
+                          javax.net.ssl.SSLContext tls) {
+        io.fastccs.client.FastCcsClientBuilder builder = FastCcsClient.builder().addContactPoints(contacts);
+        if (user != null) builder.withCredentials(user, password);
+        if (tls != null) builder.withSslContext(tls);
+        this.client = builder.build();
         this.valueSize = valueSize;
         this.populateThreads = Math.max(1, populateThreads);
     }

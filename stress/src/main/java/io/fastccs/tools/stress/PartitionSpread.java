@@ -79,8 +79,8 @@ final class PartitionSpread {
         return keys.stream().mapToLong(Long::longValue).toArray();
     }
 
-    /** The ring as any node's FastCCS port describes it (Hello, then RingRequest). */
-    static TokenRing fetchRing(List<InetSocketAddress> fastccsNodes) throws IOException {
+    /** The ring as any node's FastCCS port describes it (Hello, then RingRequest); plain connections only. */
+    static TokenRing fetchRing(List<InetSocketAddress> fastccsNodes, String user, String password) throws IOException {
         IOException last = null;
         for (InetSocketAddress node : fastccsNodes) {
             try (Socket socket = new Socket()) {
@@ -88,7 +88,7 @@ final class PartitionSpread {
                 socket.setSoTimeout(10_000);
                 DataOutputStream out = new DataOutputStream(socket.getOutputStream());
                 DataInputStream in = new DataInputStream(socket.getInputStream());
-                Message hello = exchange(out, in, Hello.client(null, null));
+                Message hello = exchange(out, in, Hello.client(user, password));
                 if (!(hello instanceof HelloReply)) throw new IOException(node + " refused the handshake: " + describe(hello));
                 Message ring = exchange(out, in, new RingRequest(1));
                 if (ring instanceof RingReply reply) return TokenRing.of(reply.members());

@@ -36,17 +36,26 @@ public final class StressCommand {
     }
 
     public static StressBackend backend(StressOptions o) {
+        javax.net.ssl.SSLContext tls = null;
+        if (o.truststore != null) {
+            try {
+                tls = io.fastccs.tools.cli.Truststore.sslContext(o.truststore, o.truststorePassword);
+            } catch (java.io.IOException | java.security.GeneralSecurityException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("-transport: cannot read the truststore " + o.truststore + ": " + e.getMessage(), e);
+            }
+        }
         return switch (o.mode) {
-            case FASTCCS -> new FastCcsBackend(contacts(o.nodes, o.fastccsPort), o.valueSize, Math.min(32, Math.max(4, o.threads)));
+            case FASTCCS -> new FastCcsBackend(contacts(o.nodes, o.fastccsPort), o.valueSize, Math.min(32, Math.max(4, o.threads)),
+                    o.user, o.password, tls);
             case EVENTUAL, BATCH -> new CqlBackend(contacts(o.nodes, o.nativePort), o.mode == StressOptions.Mode.BATCH,
-                    o.valueSize, "datacenter1");
+                    o.valueSize, "datacenter1", o.user, o.password, tls);
         };
     }
 
     /** Runs {@code o} on a backend it opens and closes. */
     public static StressResult run(StressOptions o, PrintStream out) throws Exception {
         PartitionSpread spread = o.partitionsPerTxn > 0
-                ? new PartitionSpread(o.population, PartitionSpread.fetchRing(contacts(o.nodes, o.fastccsPort)), o.partitionsPerTxn) : null;
+                ? new PartitionSpread(o.population, PartitionSpread.fetchRing(contacts(o.nodes, o.fastccsPort), o.user, o.password), o.partitionsPerTxn) : null;
         try (StressBackend backend = backend(o)) {
             return new StressRun(o, backend, out, PacedClock.SYSTEM).withPartitionSpread(spread).run();
         }

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  *        [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]
  *        [-node 127.0.0.1,127.0.0.2] [-port native=9042 fastccs=9142] [-log interval=1s hdrfile=FILE]
  *        [-warmup duration=5s] [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05 partitions=P]
- *        [-mode fastccs|eventual|batch] [-populate on|off] [-check] [--history FILE]
+ *        [-mode fastccs|eventual|batch [user=U password=P]] [-transport truststore=FILE truststore-password=P]
+ *        [-populate on|off] [-check] [--history FILE]
  * </pre>
  */
 public final class StressOptions {
@@ -44,6 +45,11 @@ public final class StressOptions {
     /** Partitions each transaction's keys span (figure 4.7); 0 leaves it to the key distribution. */
     public int partitionsPerTxn = 0;
     public Mode mode = Mode.FASTCCS;
+    /** Credentials for FastCCS and CQL alike (Cassandra's PasswordAuthenticator), or null. */
+    public String user, password;
+    /** TLS (client_encryption_options): the truststore, or null for plain connections. */
+    public Path truststore;
+    public String truststorePassword;
     public boolean populate = true;
     public boolean check;
     public Path history;
@@ -149,7 +155,16 @@ public final class StressOptions {
                     }
                 }
                 case "-mode" -> {
-                    if (params.size() != 1) throw new IllegalArgumentException("-mode takes fastccs, eventual or batch");
+                    if (params.isEmpty()) throw new IllegalArgumentException("-mode takes fastccs, eventual or batch");
+                    for (Map.Entry<String, String> e : keyValues(params.subList(1, params.size()), opt).entrySet()) {
+                        switch (e.getKey()) {
+                            case "user" -> o.user = e.getValue();
+                            case "password" -> o.password = e.getValue();
+                            default -> throw new IllegalArgumentException("-mode: unknown '" + e.getKey() + "' (user=U password=P)");
+                        }
+                    }
+                    if ((o.user == null) != (o.password == null))
+                        throw new IllegalArgumentException("-mode: user= and password= go together");
                     try {
                         o.mode = Mode.valueOf(params.get(0).toUpperCase(Locale.ROOT));
                     } catch (IllegalArgumentException e) {
@@ -163,6 +178,17 @@ public final class StressOptions {
                     o.populate = v.equals("on");
                 }
                 case "-check" -> { noParams(opt, params); o.check = true; }
+                case "-transport" -> {
+                    for (Map.Entry<String, String> e : keyValues(params, opt).entrySet()) {
+                        switch (e.getKey()) {
+                            case "truststore" -> o.truststore = Path.of(e.getValue());
+                            case "truststore-password" -> o.truststorePassword = e.getValue();
+                            default -> throw new IllegalArgumentException("-transport: unknown '" + e.getKey()
+                                    + "' (truststore=FILE truststore-password=P)");
+                        }
+                    }
+                    if (o.truststore == null) throw new IllegalArgumentException("-transport needs truststore=FILE");
+                }
                 case "--history", "-history" -> {
                     if (params.size() != 1) throw new IllegalArgumentException(opt + " takes a file name");
                     o.history = Path.of(params.get(0));

@@ -48,6 +48,16 @@ class FastCcsHandshakeTest {
     }
 
     @Test
+    void aNodeThatRefusesAnAnonymousPlainClientForSecurityIsUp() throws IOException {
+        int port = serve(hello -> WireCodec.encode(ErrorReply.of(0, ErrorCode.UNAUTHORIZED, "client encryption is on: connect with TLS")));
+
+        FastCcsHandshake.Result result = FastCcsHandshake.probe("127.0.0.1", port, TIMEOUT);
+
+        assertThat(result.ok()).as(result.problem()).isTrue();
+        assertThat(result.reply()).isNull();
+    }
+
+    @Test
     void aRefusalIsReportedWithItsMessage() throws IOException {
         int port = serve(hello -> WireCodec.encode(ErrorReply.of(0, ErrorCode.OVERLOADED, "not ready")));
 

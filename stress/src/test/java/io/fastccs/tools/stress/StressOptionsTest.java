@@ -52,6 +52,26 @@ class StressOptionsTest {
     }
 
     @Test
+    void credentialsAndTlsInCassandraStressStyle() {
+        StressOptions o = StressOptions.parse("mixed", "duration=5s", "-mode", "fastccs", "user=app", "password=secret",
+                "-transport", "truststore=/tmp/t.p12", "truststore-password=fastccs");
+        assertThat(o.mode).isEqualTo(StressOptions.Mode.FASTCCS);
+        assertThat(o.user).isEqualTo("app");
+        assertThat(o.password).isEqualTo("secret");
+        assertThat(o.truststore).isEqualTo(Path.of("/tmp/t.p12"));
+        assertThat(o.truststorePassword).isEqualTo("fastccs");
+        StressOptions plain = StressOptions.parse("mixed", "-mode", "batch");
+        assertThat(plain.user).isNull();
+        assertThat(plain.truststore).isNull();
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "fastccs", "user=app"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("go together");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "fastccs", "role=app"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown 'role'");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-transport", "truststore-password=x"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("truststore=FILE");
+    }
+
+    @Test
     void readWriteAndCounts() {
         assertThat(StressOptions.parse("read", "n=100k").writeFraction).isZero();
         assertThat(StressOptions.parse("read", "n=100k").n).isEqualTo(100_000);

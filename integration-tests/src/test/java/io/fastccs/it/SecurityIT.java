@@ -1,0 +1,426 @@
+package io.fastccs.it;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
+import io.fastccs.client.AuthenticationException;
+import io.fastccs.client.CausalSession;
+import io.fastccs.client.FastCcsClient;
+import io.fastccs.client.FastCcsClientBuilder;
+import io.fastccs.client.ReadResult;
+import io.fastccs.client.UnauthorizedException;
+import io.fastccs.client.WriteResult;
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.Hello;
+import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.tools.cluster.ClusterSecurity;
+import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.Ports;
+import io.fastccs.tools.cluster.StartOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.KeyStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static io.fastccs.it.TestCluster.log;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Security on the FastCCS port of a real cluster with PasswordAuthenticator, CassandraAuthorizer, client TLS and
+ * internode TLS (issue 7, item 5): FastCCS asks for the same credentials and permissions as CQL, requires TLS when
+ * Cassandra does, and accepts peer messages only from ring members over TLS. Its own subnet (52) and one cluster
+ * for the class.
+ */
+class SecurityIT {
+    static final int SUBNET = 52;
+    static final int NODES = 3;
+    static final Ports PORTS = Ports.forSubnet(SUBNET);
+    static final String WRITER = "fccs_writer", WRITER_PASSWORD = "w-secret";
+    static final String READER = "fccs_reader", READER_PASSWORD = "r-secret";
+    /** Not a ring member: the loopback subnet of the cluster, an address no node has. */
+    static final String OUTSIDER = "127.0." + SUBNET + ".99";
+
+    private static LocalCluster cluster;
+    private static Thread stopHook;
+    private static SSLContext trustOnly;
+    /** The nodes' own key pair and trust: what a (stolen-certificate) peer would present. */
+    private static SSLContext nodeIdentity;
+
+    @BeforeAll
+    static void startSecuredCluster() throws Exception {
+        ClassPin.pinProjectClasses();
+        Path dir = Files.createTempDirectory("fastccs-security-it-");
+        cluster = LocalCluster.at(dir, line -> log("[secure cluster] " + line));
+        stopHook = new Thread(SecurityIT::removeCluster, "fastccs-security-it-stop");
+        Runtime.getRuntime().addShutdownHook(stopHook);
+        try {
+            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(NODES).onSubnet(SUBNET)
+                    .withSecurity(ClusterSecurity.ALL).withTimeout(Duration.ofMinutes(8))); // slow on a loaded 2-core machine
+            log(String.format("secured cluster serving %.1f s after launch, ring at %.1f s (%s)",
+                    report.toServing().toMillis() / 1000.0, report.toRing().toMillis() / 1000.0, dir));
+            trustOnly = sslContext(false);
+            nodeIdentity = sslContext(true);
+            createRoles();
+        } catch (Exception | Error e) {
+            removeCluster();
+            throw e;
+        }
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        removeCluster();
+        try {
+            if (stopHook != null) Runtime.getRuntime().removeShutdownHook(stopHook);
+        } catch (IllegalStateException ignored) {
+            // shutting down: the hook runs anyway
+        }
+    }
+
+    private static synchronized void removeCluster() {
+        if (cluster == null) return;
+        keepLogs();
+        try {
+            if (cluster.exists()) cluster.remove(); // stops the nodes it started (by pid), then deletes the directory
+        } catch (RuntimeException e) {
+            System.err.println("could not remove the secured test cluster in " + cluster.dir() + ": " + e);
+            try {
+                cluster.stop();
+            } catch (RuntimeException again) {
+                System.err.println("could not stop it either: " + again);
+            }
+        }
+        cluster = null;
+    }
+
+    private static void keepLogs() {
+        Path target = Path.of(System.getProperty("fastccs.it.logDir", "target/cluster-logs")).resolve("security");
+        try {
+            for (int node = 1; node <= NODES; node++) {
+                Path logDir = cluster.systemLog(node).getParent();
+                if (logDir == null || !Files.isDirectory(logDir)) continue;
+                Path dest = target.resolve("node" + node);
+                Files.createDirectories(dest);
+                try (Stream<Path> logs = Files.list(logDir)) {
+                    for (Path file : logs.filter(Files::isRegularFile).toList())
+                        Files.copy(file, dest.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            log("secured cluster's node logs kept in " + target.toAbsolutePath());
+        } catch (IOException | RuntimeException e) {
+            System.err.println("could not keep the node logs: " + e);
+        }
+    }
+
+    /** TLS trusting the cluster's certificate; with {@code identity}, presenting the nodes' key pair as well. */
+    private static SSLContext sslContext(boolean identity) throws Exception {
+        char[] password = ClusterSecurity.STORE_PASSWORD.toCharArray();
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(load(ClusterSecurity.truststore(cluster.dir()), password));
+        KeyManagerFactory kmf = null;
+        if (identity) {
+            kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(load(ClusterSecurity.keystore(cluster.dir()), password), password);
+        }
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return context;
+    }
+
+    private static KeyStore load(Path file, char[] password) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(file)) {
+            ks.load(in, password);
+        }
+        return ks;
+    }
+
+    private static CqlSession superuserCql() {
+        return CqlSession.builder()
+                .addContactPoint(new InetSocketAddress(PORTS.address(1), PORTS.cql()))
+                .withLocalDatacenter("datacenter1")
+                .withAuthCredentials(ClusterSecurity.SUPERUSER, ClusterSecurity.SUPERUSER_PASSWORD)
+                .withSslEngineFactory(new ProgrammaticSslEngineFactory(trustOnly, null, false))
+                .build();
+    }
+
+    /** As the superuser over CQL (once Cassandra created it): a writer (SELECT, MODIFY) and a reader (SELECT). */
+    private static void createRoles() throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(90);
+        RuntimeException last = null;
+        while (Instant.now().isBefore(deadline)) {
+            try (CqlSession cql = superuserCql()) {
+                cql.execute("CREATE ROLE IF NOT EXISTS " + WRITER + " WITH PASSWORD = '" + WRITER_PASSWORD + "' AND LOGIN = true");
+                cql.execute("CREATE ROLE IF NOT EXISTS " + READER + " WITH PASSWORD = '" + READER_PASSWORD + "' AND LOGIN = true");
+                cql.execute("GRANT SELECT ON KEYSPACE fastccs TO " + WRITER);
+                cql.execute("GRANT MODIFY ON KEYSPACE fastccs TO " + WRITER);
+                cql.execute("GRANT SELECT ON KEYSPACE fastccs TO " + READER);
+                log("roles " + WRITER + " (SELECT, MODIFY) and " + READER + " (SELECT) on keyspace fastccs created");
+                return;
+            } catch (RuntimeException e) {
+                last = e; // the default superuser is created shortly after the nodes join
+                Thread.sleep(1000);
+            }
+        }
+        throw new IllegalStateException("could not log in over CQL as the superuser to create roles", last);
+    }
+
+    private static FastCcsClientBuilder client() {
+        FastCcsClientBuilder b = FastCcsClient.builder().withConnectTimeout(Duration.ofSeconds(10))
+                .withRequestTimeout(Duration.ofSeconds(5));
+        for (int node = 1; node <= NODES; node++) b.addContactPoint(fastccs(node));
+        return b;
+    }
+
+    private static InetSocketAddress fastccs(int node) {
+        return new InetSocketAddress(PORTS.address(node), PORTS.fastccs());
+    }
+
+    private static Map<String, String> keysOnEveryPartition(String prefix) {
+        Map<String, String> writes = new LinkedHashMap<>();
+        for (int i = 0; i < 30; i++) writes.put(prefix + i, "v" + i);
+        return writes;
+    }
+
+    // ------------------------------------------------------------------------------------------------ logins
+
+    @Test
+    void aClientWithoutCredentialsIsRefused() {
+        assertThatThrownBy(() -> client().withSslContext(trustOnly).build())
+                .as("a TLS client without credentials")
+                .isInstanceOf(AuthenticationException.class).hasMessageContaining("authentication required");
+    }
+
+    @Test
+    void aWrongPasswordIsRefused() {
+        assertThatThrownBy(() -> client().withSslContext(trustOnly).withCredentials(WRITER, "not-the-password").build())
+                .as("a TLS client with a wrong password")
+                .isInstanceOf(AuthenticationException.class).hasMessageContaining("incorrect");
+        assertThatThrownBy(() -> client().withSslContext(trustOnly).withCredentials("nobody", "x").build())
+                .as("a TLS client with an unknown user")
+                .isInstanceOf(AuthenticationException.class);
+    }
+
+    @Test
+    void aPlainClientIsRefusedWhenCassandraRequiresClientTls() throws Exception {
+        assertThatThrownBy(() -> client().withCredentials(WRITER, WRITER_PASSWORD).build())
+                .as("a plain-text client with the right credentials")
+                .isInstanceOf(AuthenticationException.class).hasMessageContaining("TLS");
+        try (Socket plain = new Socket()) {
+            plain.connect(fastccs(1), 5000);
+            plain.setSoTimeout(10_000);
+            Message reply = exchange(plain, Hello.client(WRITER, WRITER_PASSWORD));
+            assertUnauthorized(reply, "TLS");
+            assertClosed(plain);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------- data and grants
+
+    @Test
+    void theRightCredentialsOverTlsReadAndWriteAcrossEveryPartition() {
+        try (FastCcsClient client = client().withSslContext(trustOnly).withCredentials(WRITER, WRITER_PASSWORD).build()) {
+            CausalSession s = client.session();
+            Map<String, String> writes = keysOnEveryPartition("secure:");
+            WriteResult w = s.write(writes);
+            // Three participants: the coordinator's prepare/commit messages crossed peer links, which run over TLS.
+            assertThat(w.partitionsTouched()).as("partitions of one write").isEqualTo(NODES);
+            ReadResult r = client.session().read(List.copyOf(writes.keySet()));
+            assertThat(r.partitionsTouched()).isEqualTo(NODES);
+            writes.forEach((k, v) -> assertThat(r.getString(k)).as("read of %s by a fresh session", k).isEqualTo(v));
+            // Continuing the causal context on a new session must see them at once, whichever node answers.
+            ReadResult again = client.session(s.exportToken()).read(List.copyOf(writes.keySet()));
+            writes.forEach((k, v) -> assertThat(again.getString(k)).as(k).isEqualTo(v));
+        }
+        try (FastCcsClient superuser = client().withSslContext(trustOnly)
+                .withCredentials(ClusterSecurity.SUPERUSER, ClusterSecurity.SUPERUSER_PASSWORD).build()) {
+            assertThat(superuser.session().read("secure:0").getString("secure:0")).isEqualTo("v0");
+        }
+    }
+
+    @Test
+    void aRoleWithOnlySelectReadsButItsWriteIsRefused() {
+        try (FastCcsClient writer = client().withSslContext(trustOnly).withCredentials(WRITER, WRITER_PASSWORD).build();
+             FastCcsClient reader = client().withSslContext(trustOnly).withCredentials(READER, READER_PASSWORD).build()) {
+            Map<String, String> keys = keysOnEveryPartition("grant:");
+            writer.session().write(keys);
+            CausalSession s = reader.session();
+            ReadResult r = s.read(List.copyOf(keys.keySet()));
+            keys.forEach((k, v) -> assertThat(r.getString(k)).as("reader's read of %s", k).isEqualTo(v));
+            Map<String, String> overwrite = new LinkedHashMap<>();
+            keys.keySet().forEach(k -> overwrite.put(k, "by-reader"));
+            assertThatThrownBy(() -> s.write(overwrite)).as("a write by a role with SELECT only")
+                    .isInstanceOf(UnauthorizedException.class).hasMessageContaining("MODIFY");
+            assertThat(s.hasUnconfirmedWrite()).isFalse();
+            ReadResult after = writer.session().read(List.copyOf(keys.keySet()));
+            keys.forEach((k, v) -> assertThat(after.getString(k)).as("%s after the refused write", k).isEqualTo(v));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------- peers
+
+    @Test
+    void aNonMemberCannotInjectPeerMessagesEvenWithTheNodeCertificate() throws Exception {
+        int impersonated = 1; // partition 1: whichever node it is, the outsider is none of them
+        long huge = Long.MAX_VALUE / 4;
+        try (SSLSocket socket = peerSocket(fastccs(1), InetAddress.getByName(OUTSIDER))) {
+            // Hello and forged stabilizations in one write: the node must drop the rest after refusing the Hello.
+            java.io.ByteArrayOutputStream frames = new java.io.ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(frames);
+            writeFrame(out, Hello.peer(impersonated));
+            for (int p = 0; p < NODES; p++) writeFrame(out, new Stabilize(p, huge));
+            socket.getOutputStream().write(frames.toByteArray());
+            socket.getOutputStream().flush();
+            assertUnauthorized(readFrame(new DataInputStream(socket.getInputStream())), "not a ring member");
+            assertClosed(socket);
+        }
+        // Nothing was applied: no partition's snapshot clock jumped to the forged value.
+        for (int node = 1; node <= NODES; node++) {
+            VectorClock svc = snapshotOf(node);
+            for (int p = 0; p < NODES; p++)
+                assertThat(svc.get(p)).as("node %d's svc[%d] after the forged Stabilize (svc %s)", node, p, svc).isLessThan(huge);
+        }
+    }
+
+    @Test
+    void aMemberAddressWithoutTlsCannotActAsAPeerWhenInternodeEncryptionIsOn() throws Exception {
+        // From node 1's own address to node 2, claiming node 1's partition, but in plain text.
+        int partitionOfNode1 = helloAsClient(1).partition();
+        try (Socket plain = new Socket()) {
+            plain.bind(new InetSocketAddress(PORTS.address(1), 0));
+            plain.connect(fastccs(2), 5000);
+            plain.setSoTimeout(10_000);
+            Message reply = exchange(plain, Hello.peer(partitionOfNode1));
+            assertUnauthorized(reply, "internode encryption");
+            assertClosed(plain);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- helpers
+
+    /** A TLS socket from {@code source} that asks for the peer server name and presents the nodes' certificate. */
+    private static SSLSocket peerSocket(InetSocketAddress node, InetAddress source) throws IOException {
+        Socket tcp = new Socket();
+        tcp.bind(new InetSocketAddress(source, 0));
+        tcp.connect(node, 5000);
+        tcp.setSoTimeout(10_000);
+        SSLSocket tls = (SSLSocket) nodeIdentity.getSocketFactory().createSocket(tcp, node.getHostString(), node.getPort(), true);
+        SSLParameters parameters = tls.getSSLParameters();
+        parameters.setServerNames(List.of(new SNIHostName("fastccs-peer")));
+        tls.setSSLParameters(parameters);
+        tls.startHandshake();
+        return tls;
+    }
+
+    /** A TLS client login as the superuser on {@code node}: its HelloReply. */
+    private static HelloReply helloAsClient(int node) throws IOException {
+        try (SSLSocket socket = clientSocket(node)) {
+            Message reply = exchange(socket, Hello.client(ClusterSecurity.SUPERUSER, ClusterSecurity.SUPERUSER_PASSWORD));
+            assertThat(reply).as("superuser login on node %d", node).isInstanceOf(HelloReply.class);
+            return (HelloReply) reply;
+        }
+    }
+
+    private static SSLSocket clientSocket(int node) throws IOException {
+        SSLSocket socket = (SSLSocket) trustOnly.getSocketFactory().createSocket();
+        socket.connect(fastccs(node), 5000);
+        socket.setSoTimeout(10_000);
+        socket.startHandshake();
+        return socket;
+    }
+
+    /** Node {@code node}'s snapshot clock, from a first-round read by the superuser. */
+    private static VectorClock snapshotOf(int node) throws IOException {
+        try (SSLSocket socket = clientSocket(node)) {
+            Message hello = exchange(socket, Hello.client(ClusterSecurity.SUPERUSER, ClusterSecurity.SUPERUSER_PASSWORD));
+            assertThat(hello).isInstanceOf(HelloReply.class);
+            int owned = -1;
+            // A key this node owns: try a few until the node does not refuse it as NOT_OWNER.
+            for (int i = 0; i < 64; i++) {
+                Message m = exchange(socket, new FirstRoundRead(100 + i, List.of(Key.of("svc-probe-" + i)), VectorClock.zero(NODES)));
+                if (m instanceof ReadReply r) return r.snapshot();
+                if (!(m instanceof ErrorReply e && e.code() == ErrorCode.NOT_OWNER))
+                    throw new AssertionError("node " + node + " answered a first-round read with " + m);
+                owned = e.owner();
+            }
+            throw new AssertionError("no probe key owned by node " + node + " (last owner named: " + owned + ")");
+        }
+    }
+
+    private static Message exchange(Socket socket, Message m) throws IOException {
+        DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(socket.getOutputStream()));
+        writeFrame(out, m);
+        out.flush();
+        return readFrame(new DataInputStream(socket.getInputStream()));
+    }
+
+    private static void writeFrame(DataOutputStream out, Message m) throws IOException {
+        byte[] frame = WireCodec.encode(m);
+        out.writeInt(frame.length);
+        out.write(frame);
+    }
+
+    private static Message readFrame(DataInputStream in) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > (16 << 20)) throw new IOException("the node sent a frame of " + length + " bytes");
+        byte[] frame = new byte[length];
+        in.readFully(frame);
+        try {
+            return WireCodec.decode(frame);
+        } catch (io.fastccs.protocol.wire.MalformedFrameException e) {
+            throw new IOException("the node sent a malformed frame", e);
+        }
+    }
+
+    private static void assertUnauthorized(Message reply, String reason) {
+        assertThat(reply).as("the node's answer").isInstanceOfSatisfying(ErrorReply.class, e -> {
+            assertThat(e.code()).as("error code of %s", e).isEqualTo(ErrorCode.UNAUTHORIZED);
+            assertThat(e.message()).as("reason in %s", e).contains(reason);
+        });
+    }
+
+    /** The node closes the connection: end of stream (or a reset) before any further frame, within the timeout. */
+    private static void assertClosed(Socket socket) throws IOException {
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        try {
+            Message extra = readFrame(in);
+            throw new AssertionError("the node kept the refused connection open and sent " + extra);
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the node did not close the refused connection within the socket timeout", e);
+        } catch (IOException e) {
+            // closed: end of stream, a reset, or TLS closed without close_notify
+        }
+    }
+}

@@ -55,8 +55,8 @@ public final class ClusterCommand implements Runnable {
         @Option(names = "--nodes", paramLabel = "N", description = "number of nodes, 1 to 254 (default: ${DEFAULT-VALUE})")
         int nodes = 3;
         @Option(names = "--subnet", paramLabel = "S",
-                description = "put node k on 127.0.S.k, 0 to 99 (default: ${DEFAULT-VALUE}); clusters on different subnets run side by side")
-        int subnet = 0;
+                description = "put node k on 127.0.S.k, 0 to 99 (default: 0 for a new cluster, a stopped one's own); clusters on different subnets run side by side")
+        Integer subnet;
         @Option(names = "--no-plugin", description = "plain Cassandra: no -javaagent, no FastCCS port")
         boolean noPlugin;
         @Option(names = "--heap", paramLabel = "SIZE", description = "maximum heap per node, -Xmx (default: ${DEFAULT-VALUE})")
@@ -89,7 +89,7 @@ public final class ClusterCommand implements Runnable {
         @Override
         public Integer call() {
             ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
-            StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet).withPlugin(!noPlugin).withHeap(heap)
+            StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET).withPlugin(!noPlugin).withHeap(heap)
                     .withTimeout(Duration.ofSeconds(timeoutSeconds)).withNodeClasspathFile(nodeClasspath)
                     .withAgentJar(agent).withJava(java).withSecurity(security);
             if (heapMin != null)

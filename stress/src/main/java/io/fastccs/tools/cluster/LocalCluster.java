@@ -193,8 +193,14 @@ public final class LocalCluster {
         }
         Path java = checkedJava(options.java() != null ? options.java() : defaultJava());
 
+        int subnet = options.subnet() == StartOptions.SAME_SUBNET ? 0 : options.subnet();
         if (exists()) {
             ClusterState previous = state();
+            if (options.subnet() == StartOptions.SAME_SUBNET)
+                subnet = previous.ports().subnet();
+            else if (options.subnet() != previous.ports().subnet())
+                throw new ClusterException(dir() + " holds a cluster on subnet " + previous.ports().subnet() + " (127.0."
+                        + previous.ports().subnet() + ".k), not " + options.subnet() + "; its data names those addresses");
             List<Integer> running = runningNodes(previous);
             if (!running.isEmpty())
                 throw new ClusterException("the cluster in " + dir() + " is already running (nodes " + running
@@ -207,7 +213,7 @@ public final class LocalCluster {
                     + "); pick another directory");
         }
 
-        ClusterState state = new ClusterState(options.nodes(), Ports.forSubnet(options.subnet()), options.plugin(), options.heapMin(),
+        ClusterState state = new ClusterState(options.nodes(), Ports.forSubnet(subnet), options.plugin(), options.heapMin(),
                 options.heapMax(), java, classpathFile, agentJar, Map.of());
         List<Integer> nodes = IntStream.rangeClosed(1, state.nodes()).boxed().toList();
         for (int node : nodes)

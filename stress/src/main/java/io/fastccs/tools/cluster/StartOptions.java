@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * How {@link LocalCluster#start} launches a cluster. Paths left null take their defaults: the server-patch
  * module's build output, and a JDK 11 or 17.
  *
- * @param subnet  S in the nodes' addresses 127.0.S.k
+ * @param subnet  S in the nodes' addresses 127.0.S.k; {@link #SAME_SUBNET}: where the cluster was created, 0 for a new one
  * @param heapMin -Xms; Cassandra locks its heap in RAM, so this is about the RSS a node starts with
  * @param heapMax -Xmx
  * @param timeout how long to wait for every node to serve
@@ -19,13 +19,16 @@ public record StartOptions(int nodes, int subnet, boolean plugin, String heapMin
     public static final String DEFAULT_HEAP_MIN = "256M";
     public static final String DEFAULT_HEAP_MAX = "768M";
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(120);
+    /** A stopped cluster starts again where it was created (its data names those addresses); a new one on 0. */
+    public static final int SAME_SUBNET = -1;
 
     private static final Pattern HEAP_SIZE = Pattern.compile("[1-9][0-9]*[mMgG]");
 
     public StartOptions {
         if (nodes < 1 || nodes > 254)
             throw new IllegalArgumentException("a local cluster has 1 to 254 nodes, not " + nodes);
-        Ports.forSubnet(subnet); // checks it
+        if (subnet != SAME_SUBNET)
+            Ports.forSubnet(subnet); // checks it
         checkHeapSize(heapMin);
         checkHeapSize(heapMax);
         if (megabytes(heapMin) > megabytes(heapMax))
@@ -38,7 +41,7 @@ public record StartOptions(int nodes, int subnet, boolean plugin, String heapMin
 
     /** {@code nodes} nodes with the plugin, default heap and paths. */
     public static StartOptions nodes(int nodes) {
-        return new StartOptions(nodes, 0, true, DEFAULT_HEAP_MIN, DEFAULT_HEAP_MAX, null, null, null, DEFAULT_TIMEOUT, ClusterSecurity.NONE);
+        return new StartOptions(nodes, SAME_SUBNET, true, DEFAULT_HEAP_MIN, DEFAULT_HEAP_MAX, null, null, null, DEFAULT_TIMEOUT, ClusterSecurity.NONE);
     }
 
     /** Nodes on 127.0.{@code s}.k, JMX ports moved accordingly: a second cluster beside one on subnet 0. */

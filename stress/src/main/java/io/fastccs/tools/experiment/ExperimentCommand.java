@@ -47,8 +47,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     Path dir;
     @Option(names = "--nodes", description = "nodes when the command starts the cluster (default: ${DEFAULT-VALUE})")
     int nodes = 3;
-    @Option(names = "--subnet", description = "loopback subnet when the command starts the cluster, nodes on 127.0.S.k (default: ${DEFAULT-VALUE})")
-    int subnet = 0;
+    @Option(names = "--subnet", description = "loopback subnet when the command creates the cluster, nodes on 127.0.S.k (default: 0)")
+    Integer subnet;
     @Option(names = "--node", split = ",", paramLabel = "HOST",
             description = "run against these nodes of a cluster started elsewhere (e.g. by ansible/deploy.yml) instead of a local one; CQL 9042 and FastCCS 9142")
     List<String> remoteNodes;
@@ -119,7 +119,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         boolean started = false;
         if (!(cluster.exists() && cluster.status().stream().allMatch(NodeStatus::serving))) {
             System.out.printf("Starting a local %d-node cluster with FastCCS in %s ...%n", nodes, clusterDir);
-            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet));
+            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET));
             started = true;
         } else {
             System.out.printf("Using the cluster running in %s (%d nodes on %s..)%n", clusterDir, cluster.nodeCount(), cluster.ports().address(1));

@@ -66,6 +66,21 @@ class LocalClusterTest {
     }
 
     @Test
+    void aStoppedClusterStartsAgainOnItsOwnSubnetAndRefusesAnother() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("on-subnet-5"));
+        Path classpath = classpathFile();
+        new ClusterState(2, Ports.forSubnet(5), false, "256M", "768M", Path.of("/j"), classpath, null, java.util.Map.of())
+                .save(dir.resolve(ClusterState.FILE_NAME));
+        LocalCluster cluster = LocalCluster.at(dir);
+        assertThat(cluster.ports().address(2)).isEqualTo("127.0.5.2");
+
+        StartOptions elsewhere = StartOptions.nodes(2).onSubnet(7).withPlugin(false).withNodeClasspathFile(classpath);
+        assertThatThrownBy(() -> cluster.start(elsewhere)).isInstanceOf(ClusterException.class)
+                .hasMessageContaining("subnet 5 (127.0.5.k), not 7");
+        assertThat(StartOptions.nodes(2).subnet()).as("no subnet given: the cluster's own").isEqualTo(StartOptions.SAME_SUBNET);
+    }
+
+    @Test
     void operationsOnNoClusterSaySo() {
         LocalCluster cluster = LocalCluster.at(tmp.resolve("none"));
 

@@ -70,6 +70,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     List<String> points;
 
     private long[] nodePids = new long[0];
+    private int failedRuns;
 
     /** One figure: which parameter it varies, over which values, in which modes. */
     record Experiment(String name, String figure, String parameter, List<String> values, List<StressOptions.Mode> modes,
@@ -112,7 +113,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             System.out.println("Using the cluster of " + remoteNodes + " (node CPU is not metered there)");
             Files.createDirectories(out);
             for (Experiment e : chosen) run(e, Ports.DEFAULT, remoteNodes);
-            return 0;
+            return failures();
         }
         Path clusterDir = dir != null ? dir : LocalCluster.repoRoot().orElse(Path.of(".")).resolve(".cluster-experiments");
         LocalCluster cluster = LocalCluster.at(clusterDir, line -> System.out.println("  " + line));
@@ -139,7 +140,12 @@ public final class ExperimentCommand implements Callable<Integer> {
                 System.out.println("cluster left running: bin/fastccs cluster --dir " + clusterDir + " stop");
             }
         }
-        return 0;
+        return failures();
+    }
+
+    private int failures() {
+        if (failedRuns > 0) System.out.println(failedRuns + " run(s) failed and are left out of the CSV files");
+        return failedRuns > 0 ? 1 : 0;
     }
 
     private void run(Experiment e, Ports ports, List<String> hosts) throws Exception {
@@ -163,7 +169,15 @@ public final class ExperimentCommand implements Callable<Integer> {
                         CpuMeter cpu = new CpuMeter(nodePids);
                         o.atMeasureStart = cpu::start;
                         o.atMeasureEnd = cpu::stop;
-                        StressResult r = StressCommand.run(o, System.out);
+                        StressResult r;
+                        try {
+                            r = StressCommand.run(o, System.out);
+                        } catch (Exception failure) {
+                            // One failed run (a node too slow to answer on a loaded machine) leaves a gap, not an end.
+                            System.out.println("    run failed, left out: " + failure);
+                            failedRuns++;
+                            continue;
+                        }
                         long ops = Math.max(1, r.reads() + r.writes());
                         Row row = new Row(e, value, mode, rep, r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart());
                         rows.add(row);

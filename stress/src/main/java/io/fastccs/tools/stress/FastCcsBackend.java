@@ -115,9 +115,16 @@ public final class FastCcsBackend implements StressBackend {
                         long lo = from + c * chunk, hi = Math.min(to, lo + chunk - 1);
                         long[] keys = new long[(int) (hi - lo + 1)], values = new long[keys.length];
                         for (int i = 0; i < keys.length; i++) { keys[i] = lo + i; values[i] = firstValue + (lo + i - from); }
-                        WriteStatus st = s.write(keys, values);
-                        if (st != WriteStatus.OK) throw new IllegalStateException("populate: a write was not confirmed (" + st + ")");
+                        // A loaded machine can time a chunk out: committed-unconfirmed counts as written; an aborted
+                        // or unknown chunk is written again with the same values (an aborted write is never visible,
+                        // and an unknown one carries exactly what the retry writes), a few times at most.
+                        WriteStatus st = null;
+                        for (int attempt = 1; st != WriteStatus.OK && st != WriteStatus.COMMITTED_UNCONFIRMED; attempt++) {
+                            if (attempt > 5) throw new IllegalStateException("populate: keys " + lo + ".." + hi + " not written after 5 attempts (" + st + ")");
+                            st = s.write(keys, values);
+                        }
                         history.write(session, keys, values, true);
+                        if (s.takeReset()) session = history.newSession(); // the session went on without its unconfirmed write
                     }
                     return null;
                 }));

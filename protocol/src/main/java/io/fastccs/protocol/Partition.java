@@ -248,7 +248,7 @@ public final class Partition {
         else throw new IllegalArgumentException("unknown request " + request);
     }
 
-    /** Round one (algorithm 2, lines 2-10): merge the client's clock, return the newest versions within svc. */
+    /** Round one (algorithm 2, lines 2-10): the newest versions within svc, as the client's clock extends it for this read. */
     public void onFirstRoundRead(ClientReply reply, FirstRoundRead r) {
         ErrorReply error = checkKeys(r.requestId(), r.keys());
         if (error == null) error = checkClock(r.requestId(), r.clock());
@@ -257,8 +257,8 @@ public final class Partition {
             return;
         }
         metrics.firstRoundReads++;
-        mergeClientClock(r.clock());
-        reply.reply(readAt(r.requestId(), r.keys(), svc));
+        long[] view = clientView(r.clock());
+        reply.reply(readAt(r.requestId(), r.keys(), view, view));
     }
 
     /**
@@ -281,23 +281,34 @@ public final class Partition {
             return;
         }
         metrics.secondRoundReads++;
-        mergeClientClock(r.clock());
+        long[] view = clientView(r.clock());
         long[] at = r.clock().toArray();
         at[self] = Math.min(at[self], svc[self]);
-        reply.reply(readAt(r.requestId(), r.keys(), at));
+        reply.reply(readAt(r.requestId(), r.keys(), at, view));
     }
 
-    private void mergeClientClock(VectorClock clock) {
-        if (config.has(Bug.IGNORE_CLIENT_CLOCK)) return;
+    /**
+     * The snapshot this client's read may use: svc, with the entries of other partitions raised to the client's clock
+     * (the client saw k settle this far, thesis 3.3.3), never our own. For this request only: the thesis merges the
+     * client's clock into svc, but then one client claiming a clock beyond anything settled (a broken or hostile
+     * one) would make every later reader see transactions here before their other participants settled them
+     * (fractured reads), and versions written with a forged clock would become visible to everybody
+     * (HostileClockTest).
+     */
+    private long[] clientView(VectorClock clock) {
+        long[] view = svc.clone();
+        if (config.has(Bug.IGNORE_CLIENT_CLOCK)) return view;
         for (int k = 0; k < n; k++) {
             long v = clock.get(k);
-            if (v <= svc[k]) continue;
+            if (v <= view[k]) continue;
             if (k == self) metrics.clockAhead++; // never trust a client about our own settled prefix
-            else svc[k] = v; // the client saw k settle this far (thesis 3.3.3): safe to advance
+            else view[k] = v;
         }
+        return view;
     }
 
-    private ReadReply readAt(long requestId, List<Key> keys, long[] at) {
+    /** The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}. */
+    private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot) {
         List<ReadValue> values = new ArrayList<>(keys.size());
         long[] maxCommit = new long[n];
         for (Key key : keys) {
@@ -321,7 +332,7 @@ public final class Partition {
             }
             values.add(value != null ? value : new ReadValue(key, null, 0));
         }
-        return new ReadReply(requestId, values, VectorClock.of(svc), VectorClock.wrap(maxCommit), time.nowMicros());
+        return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), time.nowMicros());
     }
 
     private ReadValue newestPending(Key key, long[] maxCommit) {

@@ -154,7 +154,8 @@ class RecoveryTest {
         c.writeLocal(c.key(0, 0), "a");
         c.writeLocal(c.key(0, 1), "b");                      // svc[0] = 2 from our own commits
         c.p(0).onPeerMessage(1, new Stabilize(1, 5));        // svc[1] = 5 from stabilization
-        c.read1(0, clock(0, 0, 4), c.key(0, 0));             // svc[2] = 4 from a client clock
+        c.p(0).onPeerMessage(2, new Stabilize(2, 4));        // svc[2] = 4 from stabilization
+        c.read1(0, clock(0, 0, 9), c.key(0, 0));             // a client clock serves its own read only (HostileClockTest)
         assertThat(c.p(0).snapshot()).isEqualTo(clock(2, 5, 4));
         c.tick(0);                                           // the GC tick saves the snapshot
 

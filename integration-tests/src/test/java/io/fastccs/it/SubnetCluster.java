@@ -38,6 +38,9 @@ final class SubnetCluster implements AutoCloseable {
 
     static SubnetCluster start(String name, int subnet, int nodes) throws IOException, InterruptedException {
         ClassPin.pinProjectClasses();
+        // These nodes restart often, all at once too: give the ring time to converge on a busy machine.
+        if (System.getProperty("fastccs.cluster.pluginGraceSeconds") == null)
+            System.setProperty("fastccs.cluster.pluginGraceSeconds", "240");
         Ports ports = Ports.forSubnet(subnet);
         awaitSubnetFree(ports, nodes);
         Path dir = Files.createTempDirectory("fastccs-it-" + name + "-");

@@ -42,6 +42,13 @@ import java.util.stream.Stream;
 public final class LocalCluster {
     /** How long a node that serves CQL gets for its plugin to answer, before start reports the plugin broken. */
     static final Duration PLUGIN_GRACE = Duration.ofSeconds(30);
+    /**
+     * How long a node may serve CQL before its plugin answers: {@link #PLUGIN_GRACE}, or the system property
+     * {@code fastccs.cluster.pluginGraceSeconds} (a heavily loaded machine may need minutes to converge the ring).
+     */
+    static Duration pluginGrace() {
+        return Duration.ofSeconds(Long.getLong("fastccs.cluster.pluginGraceSeconds", PLUGIN_GRACE.toSeconds()));
+    }
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
     private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
@@ -301,11 +308,11 @@ public final class LocalCluster {
                     if (!handshake.ok()) {
                         waitingFor.put(node, "the FastCCS handshake on " + address + ":" + state.ports().fastccs()
                                 + " (last try: " + handshake.problem() + ")");
-                        if (Duration.between(cqlUp, Instant.now()).compareTo(PLUGIN_GRACE) > 0)
+                        if (Duration.between(cqlUp, Instant.now()).compareTo(pluginGrace()) > 0)
                             throw new ClusterException(String.format("node %d (%s, pid %d) serves CQL but its FastCCS "
                                     + "plugin does not answer the handshake on %s:%d %d s later: %s.%nThe agent is %s; "
                                     + "start with --no-plugin for plain Cassandra.", node, address, state.pid(node), address,
-                                    state.ports().fastccs(), PLUGIN_GRACE.toSeconds(), handshake.problem(), state.agentJar())
+                                    state.ports().fastccs(), pluginGrace().toSeconds(), handshake.problem(), state.agentJar())
                                     + pluginLogLines(node) + logTails(node) + othersStillRunning(state, -1));
                         continue;
                     }

@@ -70,6 +70,9 @@ public final class NemesisCommand implements Callable<Integer> {
 
     public static void main(String[] args) {
         StressCommand.quietLogging();
+        // Nodes restart again and again here, often all at once on a busy machine: give the ring time to converge.
+        if (System.getProperty("fastccs.cluster.pluginGraceSeconds") == null)
+            System.setProperty("fastccs.cluster.pluginGraceSeconds", "240");
         System.exit(new CommandLine(new NemesisCommand()).execute(args));
     }
 

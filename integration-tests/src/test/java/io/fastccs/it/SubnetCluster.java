@@ -54,7 +54,7 @@ final class SubnetCluster implements AutoCloseable {
         }, "fastccs-it-" + name + "-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(5)));
+            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10)));
             TestCluster.log(String.format("%s: %d nodes on 127.0.%d.k serving %.1f s after launch", name, nodes, subnet,
                     report.toServing().toMillis() / 1000.0));
             return new SubnetCluster(name, cluster, ClusterView.discover(ports, nodes), hook);

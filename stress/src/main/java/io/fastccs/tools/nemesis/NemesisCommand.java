@@ -61,6 +61,8 @@ public final class NemesisCommand implements Callable<Integer> {
     boolean keep;
     @Option(names = "--waiting-bound", description = "run the bounded-waiting experiment instead")
     boolean waitingBound;
+    @Option(names = "--with-waiting-bound", description = "run the bounded-waiting experiment first, on the same cluster, then the seeds")
+    boolean withWaitingBound;
     @Option(names = "--trials", description = "bounded waiting: trials per variant (default: ${DEFAULT-VALUE})")
     int trials = 20;
     @Option(names = "--kill-trials", description = "bounded waiting: trials with the coordinator SIGKILLed (default: ${DEFAULT-VALUE})")
@@ -129,9 +131,12 @@ public final class NemesisCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             log("starting " + nodes + " nodes on 127.0." + subnet + ".1.." + nodes + " in " + clusterDir);
-            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(5)));
+            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10)));
             ClusterView view = ClusterView.discover(Ports.forSubnet(subnet), nodes);
-            return waitingBound ? waitingBound(cluster, view) : nemesis(cluster, view, seedList, perSeed);
+            if (waitingBound) return waitingBound(cluster, view);
+            int wb = withWaitingBound ? waitingBound(cluster, view) : 0;
+            int nem = nemesis(cluster, view, seedList, perSeed);
+            return Math.max(wb, nem);
         } catch (Exception | Error e) {
             System.err.println("fastccs nemesis: the run failed: " + e);
             e.printStackTrace();

@@ -35,7 +35,7 @@ public final class NemesisRun {
     public record Config(long seed, Duration duration, int threads, int keys, int keysPerTxn, double writeFraction,
                          Duration restartTimeout, Path historyFile) {
         public static Config defaults(long seed, Duration duration) {
-            return new Config(seed, duration, 8, 200, 4, 0.3, Duration.ofMinutes(4), null);
+            return new Config(seed, duration, 8, 200, 4, 0.3, Duration.ofMinutes(8), null);
         }
 
         public Config withThreads(int n) {
@@ -102,8 +102,9 @@ public final class NemesisRun {
                     inject(f, random, workload, config);
                     faults.merge(f, 1, Integer::sum);
                     long left = (end - System.nanoTime()) / 1_000_000;
-                    if (left <= 0) break;
-                    sleep(Math.min(left, 2_000 + random.nextInt(4_000)));
+                    long gap = 2_000 + random.nextInt(4_000);
+                    if (left <= 0 && firsts.isEmpty()) break;
+                    sleep(left <= 0 ? 2_000 : Math.min(left, gap)); // every kind runs once even past the duration
                 }
                 heal(config);
                 sleep(5_000); // the sessions work on the whole cluster again

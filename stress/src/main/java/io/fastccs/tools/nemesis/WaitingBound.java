@@ -81,7 +81,7 @@ public final class WaitingBound {
         byte[] stuckValue = "stuck".getBytes(StandardCharsets.UTF_8);
 
         try (FastCcsClient client = FastCcsClient.builder().addContactPoints(view.fastccsAddresses())
-                .withRequestTimeout(Duration.ofMinutes(3)).withReconnectDelay(Duration.ofMillis(100), Duration.ofSeconds(1)).build()) {
+                .withRequestTimeout(Duration.ofMinutes(10)).withReconnectDelay(Duration.ofMillis(100), Duration.ofSeconds(1)).build()) {
             client.session().read(goodKey); // connections up before timing
             long t0 = System.nanoTime();
             try (RawClient c = view.connect(view.nodeOfPartition(p), Duration.ofSeconds(5))) {
@@ -105,7 +105,7 @@ public final class WaitingBound {
                 long[] down = new long[1];
                 fault = new Thread(() -> {
                     sleep(2_000);
-                    NemesisRun.restartWhenFree(cluster, List.of(qNode), Duration.ofMinutes(4), log);
+                    NemesisRun.restartWhenFree(cluster, List.of(qNode), Duration.ofMinutes(8), log);
                     down[0] = (System.nanoTime() - killedAt) / 1_000_000;
                 });
             }

@@ -46,14 +46,14 @@ public final class WaitingBound {
     /** One trial: how long the well-behaved write took, from its start and from the stuck write's request. */
     public record Trial(int trial, Variant variant, int stuckPartition, int coordinator, long faultMillis,
                         long goodWriteMillis, long sincePrepareMillis, Outcome stuckOutcome, boolean stuckVisible,
-                        boolean goodCommitted) {
+                        boolean goodCommitted, boolean behindStuck) {
         public static String csvHeader() {
-            return "trial,variant,stuck_partition,coordinator_partition,fault_ms,good_write_ms,since_stuck_request_ms,stuck_outcome,stuck_visible,good_committed";
+            return "trial,variant,stuck_partition,coordinator_partition,fault_ms,good_write_ms,since_stuck_request_ms,stuck_outcome,stuck_visible,good_committed,behind_stuck";
         }
 
         public String csv() {
             return trial + "," + variant + "," + stuckPartition + "," + coordinator + "," + faultMillis + "," + goodWriteMillis
-                    + "," + sincePrepareMillis + "," + stuckOutcome + "," + stuckVisible + "," + goodCommitted;
+                    + "," + sincePrepareMillis + "," + stuckOutcome + "," + stuckVisible + "," + goodCommitted + "," + behindStuck;
         }
     }
 
@@ -82,7 +82,9 @@ public final class WaitingBound {
 
         try (FastCcsClient client = FastCcsClient.builder().addContactPoints(view.fastccsAddresses())
                 .withRequestTimeout(Duration.ofMinutes(10)).withReconnectDelay(Duration.ofMillis(100), Duration.ofSeconds(1)).build()) {
-            client.session().read(goodKey); // connections up before timing
+            // A probe write on P: its sequence number s0 tells whether the timed write came after the stuck one
+            // (sequence s0 + 2 or more) or overtook it on the way in (s0 + 1: the trial says nothing, and is redone).
+            long s0 = client.session().write(Map.of(goodKey, "probe-" + trial)).commitClock()[p];
             long t0 = System.nanoTime();
             try (RawClient c = view.connect(view.nodeOfPartition(p), Duration.ofSeconds(5))) {
                 c.send(new WriteRequest(1, txnId, coordinator, List.of(Math.min(p, q), Math.max(p, q)),
@@ -112,9 +114,11 @@ public final class WaitingBound {
             if (fault != null) fault.start();
             long t1 = System.nanoTime();
             boolean goodCommitted;
+            boolean behind = false;
             try {
                 WriteResult w = client.session().write(Map.of(goodKey, "good-" + trial));
                 goodCommitted = w.commitClock() != null;
+                behind = goodCommitted && w.commitClock()[p] >= s0 + 2;
             } catch (RuntimeException e) {
                 log.accept("trial " + trial + ": the well-behaved write failed: " + e);
                 goodCommitted = false;
@@ -126,10 +130,10 @@ public final class WaitingBound {
             ReadResult r = client.session().read(stuckKeyP, stuckKeyQ, goodKey);
             boolean visible = r.exists(stuckKeyP) || r.exists(stuckKeyQ);
             Trial t = new Trial(trial, variant, p, coordinator, faultMillis, (t2 - t1) / 1_000_000, (t2 - t0) / 1_000_000,
-                    outcome, visible, goodCommitted && "good-".concat(Integer.toString(trial)).equals(r.getString(goodKey)));
+                    outcome, visible, goodCommitted && "good-".concat(Integer.toString(trial)).equals(r.getString(goodKey)), behind);
             log.accept(String.format("trial %d %s: stuck write on partition %d (coordinator %d); the later write on it took %d ms "
-                    + "(%d ms after the stuck request); stuck one %s%s", trial, variant, p, coordinator, t.goodWriteMillis(),
-                    t.sincePrepareMillis(), outcome, visible ? ", VISIBLE" : ""));
+                    + "(%d ms after the stuck request); stuck one %s%s%s", trial, variant, p, coordinator, t.goodWriteMillis(),
+                    t.sincePrepareMillis(), outcome, visible ? ", VISIBLE" : "", behind ? "" : "; the later write overtook it (redo)"));
             return t;
         }
     }

@@ -164,7 +164,10 @@ public final class Partition {
             recovered.snapshot().maxInto(svc);
         }
         lastSequence = svc[self];
-        for (Decision d : recovered.decisions()) decisions.put(d.txnId(), d);
+        // A recovered decision's retention counts from now: clients that lost track of a write during the outage can
+        // only ask once we are back (DecisionAcrossDowntimeTest). This also keeps the map in decision-time order.
+        for (Decision d : recovered.decisions())
+            decisions.put(d.txnId(), new Decision(d.txnId(), d.outcome(), d.commitClock(), d.participants(), now));
         for (TxnRecord r : recovered.transactions()) {
             lastSequence = Math.max(lastSequence, r.sequence());
             if (r.sequence() <= svc[self]) continue;

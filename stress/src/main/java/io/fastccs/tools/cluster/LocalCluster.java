@@ -295,7 +295,14 @@ public final class LocalCluster {
         return new StartReport(nodes, toServing, toRing);
     }
 
+    /**
+     * How long a node may serve CQL before its plugin answers: {@link #PLUGIN_GRACE} ({@link #SECURED_PLUGIN_GRACE}
+     * with security on), or the system property {@code fastccs.cluster.pluginGraceSeconds} (a heavily loaded
+     * machine may need minutes to converge the ring).
+     */
     private Duration pluginGrace() {
+        Long configured = Long.getLong("fastccs.cluster.pluginGraceSeconds");
+        if (configured != null) return Duration.ofSeconds(configured);
         try {
             return ClusterSecurity.load(dir()).enabled() ? SECURED_PLUGIN_GRACE : PLUGIN_GRACE;
         } catch (IOException e) {
@@ -450,6 +457,61 @@ public final class LocalCluster {
             throw new ClusterException("node " + node + " (pid " + pid + ") survived SIGKILL");
         forgetPids(List.of(node));
         progress.accept("killed node " + node + " (pid " + pid + ")");
+    }
+
+    /**
+     * SIGSTOP to node {@code node} (only a pid this cluster recorded for that node): the process freezes, its sockets
+     * stay open, as in a long GC pause or a hung VM. {@link #resume} continues it.
+     */
+    public void pause(int node) {
+        signal(node, "STOP");
+        progress.accept("paused node " + node + " (SIGSTOP)");
+    }
+
+    /** SIGCONT to node {@code node}, paused by {@link #pause}. */
+    public void resume(int node) {
+        signal(node, "CONT");
+        progress.accept("resumed node " + node + " (SIGCONT)");
+    }
+
+    private void signal(int node, String signal) {
+        ClusterState state = state();
+        checkNodeNumber(state, node);
+        long pid = state.pid(node);
+        if (!isNodeProcess(node, pid))
+            throw new ClusterException("node " + node + " is not running");
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (kill.waitFor() != 0)
+                throw new ClusterException("kill -" + signal + " " + pid + " (node " + node + ") failed: " + output);
+        } catch (IOException e) {
+            throw new ClusterException("cannot signal node " + node + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted while signalling node " + node, e);
+        }
+    }
+
+    /**
+     * Starts the given stopped nodes again all at once (as after a power cut of the whole cluster) and waits until
+     * every one serves, as {@link #start} does.
+     */
+    public StartReport restartAll(List<Integer> nodes, Duration timeout) {
+        ClusterState state = state();
+        for (int node : nodes) {
+            checkNodeNumber(state, node);
+            if (isNodeProcess(node, state.pid(node)))
+                throw new ClusterException("node " + node + " is running (pid " + state.pid(node) + "); kill or stop it first");
+            checkPortsFree(state, node);
+        }
+        String classpath = readNodeClasspath(state.nodeClasspathFile());
+        if (state.plugin() && !Files.isRegularFile(state.agentJar()))
+            throw new ClusterException("the FastCCS agent " + state.agentJar() + " is missing: run mvn -DskipTests install first");
+        Instant launchedAt = Instant.now();
+        for (int node : nodes)
+            state = launch(state.withoutPid(node), node, classpath);
+        return awaitUp(state, nodes, launchedAt, launchedAt.plus(timeout));
     }
 
     /** Stops the cluster and deletes its directory. Refuses a directory that is not a cluster's. */

@@ -1,0 +1,135 @@
+package io.fastccs.it;
+
+import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.Ports;
+import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.nemesis.ClusterView;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A real cluster of one test class on a loopback subnet of its own (127.0.S.k), in a temporary directory, seen
+ * through the nemesis tool's {@link ClusterView}. {@link #close()} stops every node it started, keeps their logs
+ * under {@code fastccs.it.logDir/NAME} and deletes the directory.
+ */
+final class SubnetCluster implements AutoCloseable {
+    private final String name;
+    private final LocalCluster local;
+    private final ClusterView view;
+    private final Thread hook;
+    private boolean closed;
+
+    private SubnetCluster(String name, LocalCluster local, ClusterView view, Thread hook) {
+        this.name = name;
+        this.local = local;
+        this.view = view;
+        this.hook = hook;
+    }
+
+    static SubnetCluster start(String name, int subnet, int nodes) throws IOException, InterruptedException {
+        ClassPin.pinProjectClasses();
+        // These nodes restart often, all at once too: give the ring time to converge on a busy machine.
+        if (System.getProperty("fastccs.cluster.pluginGraceSeconds") == null)
+            System.setProperty("fastccs.cluster.pluginGraceSeconds", "240");
+        Ports ports = Ports.forSubnet(subnet);
+        awaitSubnetFree(ports, nodes);
+        Path dir = Files.createTempDirectory("fastccs-it-" + name + "-");
+        LocalCluster cluster = LocalCluster.at(dir, line -> TestCluster.log("[" + name + "] " + line));
+        Thread hook = new Thread(() -> {
+            try {
+                if (cluster.exists()) cluster.stop();
+            } catch (RuntimeException e) {
+                System.err.println("could not stop the cluster in " + dir + ": " + e);
+            }
+        }, "fastccs-it-" + name + "-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10)));
+            TestCluster.log(String.format("%s: %d nodes on 127.0.%d.k serving %.1f s after launch", name, nodes, subnet,
+                    report.toServing().toMillis() / 1000.0));
+            return new SubnetCluster(name, cluster, ClusterView.discover(ports, nodes), hook);
+        } catch (RuntimeException | IOException | Error e) {
+            new SubnetCluster(name, cluster, null, hook).close();
+            throw e;
+        }
+    }
+
+    LocalCluster local() {
+        return local;
+    }
+
+    ClusterView view() {
+        return view;
+    }
+
+    private static void awaitSubnetFree(Ports ports, int nodes) throws InterruptedException {
+        Instant deadline = Instant.now().plus(TestCluster.WAIT_OTHER_CLUSTER);
+        while (true) {
+            List<String> held = new ArrayList<>();
+            for (int node = 1; node <= nodes; node++) {
+                for (var hostPort : List.of(new InetSocketAddress(ports.address(node), ports.storage()),
+                        new InetSocketAddress(ports.address(node), ports.cql()), new InetSocketAddress(ports.address(node), ports.fastccs()),
+                        new InetSocketAddress("127.0.0.1", ports.jmx(node)))) {
+                    try (ServerSocket socket = new ServerSocket()) {
+                        socket.setReuseAddress(true);
+                        socket.bind(hostPort);
+                    } catch (IOException e) {
+                        held.add(hostPort.getHostString() + ":" + hostPort.getPort());
+                    }
+                }
+            }
+            if (held.isEmpty()) return;
+            if (Instant.now().isAfter(deadline))
+                throw new IllegalStateException("ports " + held + " are still held: another cluster runs on subnet " + ports.subnet());
+            TestCluster.log("waiting for " + held + " (another cluster on subnet " + ports.subnet() + ") to be released");
+            Thread.sleep(TestCluster.POLL_OTHER_CLUSTER.toMillis());
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        Path target = Path.of(System.getProperty("fastccs.it.logDir", "target/cluster-logs")).resolve(name);
+        try {
+            for (int node = 1; node <= (local.exists() ? local.nodeCount() : 0); node++) {
+                Path logDir = local.systemLog(node).getParent();
+                if (logDir == null || !Files.isDirectory(logDir)) continue;
+                Path dest = target.resolve("node" + node);
+                Files.createDirectories(dest);
+                try (Stream<Path> logs = Files.list(logDir)) {
+                    for (Path log : logs.filter(Files::isRegularFile).toList())
+                        Files.copy(log, dest.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("could not keep the node logs: " + e);
+        }
+        try {
+            if (local.exists()) local.remove();
+            else Files.deleteIfExists(local.dir());
+        } catch (RuntimeException | IOException e) {
+            System.err.println("could not remove the cluster in " + local.dir() + ": " + e);
+            try {
+                if (local.exists()) local.stop();
+            } catch (RuntimeException ignored) {
+                // nothing more to do
+            }
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException ignored) {
+            // shutting down
+        }
+    }
+}

@@ -152,8 +152,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         List<String> values = points != null ? points : e.values();
         Path csvFile = out.resolve(e.name() + ".csv");
         Instant began = Instant.now();
-        System.out.printf("%n=== %s (figure %s): %s over %s, modes %s, %d s + %d s warm-up per run, %d threads, %d repetition%s%n",
-                e.name(), e.figure(), e.parameter(), values, e.modes(), seconds, warmup, threads, reps, reps == 1 ? "" : "s");
+        System.out.printf("%n=== %s (figure %s): %s over %s, modes %s, %d s + %d s warm-up per run, %s threads, %d repetition%s%n",
+                e.name(), e.figure(), e.parameter(), values, e.modes(), seconds, warmup,
+                e.parameter().equals("threads") ? "varied" : Integer.toString(threads), reps, reps == 1 ? "" : "s");
         List<Row> rows = new ArrayList<>();
         Map<String, Histogram> cdf = new LinkedHashMap<>();
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {

@@ -1,5 +1,6 @@
 package io.fastccs.it;
 
+import io.fastccs.tools.nemesis.RawClient;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
@@ -216,7 +217,7 @@ class RealClusterIT {
             int owner = cluster.ownerOf(elsewhere);
             int wrongPartition = (owner + 1) % 3;
             int wrongNode = cluster.nodeOfPartition(wrongPartition);
-            try (RawConnection c = cluster.connect(wrongNode)) {
+            try (RawClient c = cluster.connect(wrongNode)) {
                 ErrorReply e = error(c.exchange(new FirstRoundRead(77, List.of(Key.of(elsewhere)), VectorClock.zero(3))));
                 assertThat(e.code()).isEqualTo(ErrorCode.NOT_OWNER);
                 assertThat(e.owner()).isEqualTo(owner);
@@ -232,7 +233,7 @@ class RealClusterIT {
 
             // The node's own checks: empty key, empty value, oversized value.
             int p = cluster.ownerOf("bad:big");
-            try (RawConnection c = cluster.connect(cluster.nodeOfPartition(p))) {
+            try (RawClient c = cluster.connect(cluster.nodeOfPartition(p))) {
                 ErrorReply emptyRead = error(c.exchange(new FirstRoundRead(80, List.of(Key.of(new byte[0])), VectorClock.zero(3))));
                 assertThat(emptyRead.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
                 assertThat(emptyRead.message()).contains("empty key");
@@ -250,7 +251,7 @@ class RealClusterIT {
             }
 
             // Garbage bytes: MALFORMED_FRAME, and the connection stays usable.
-            try (RawConnection c = cluster.connect(1)) {
+            try (RawClient c = cluster.connect(1)) {
                 c.sendFrame(new byte[]{1, 2, 3, 4, 5});
                 ErrorReply e = error(c.receive());
                 assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_FRAME);
@@ -261,7 +262,7 @@ class RealClusterIT {
             }
 
             // A well-formed frame of a message type the node does not know (Body union field 99): UNKNOWN_MESSAGE.
-            try (RawConnection c = cluster.connect(2)) {
+            try (RawClient c = cluster.connect(2)) {
                 // Compact protocol: Frame.body (field 1, struct) { field 99, struct {} } stop, stop.
                 c.sendFrame(new byte[]{0x1c, 0x0c, (byte) 0xc6, 0x01, 0x00, 0x00, 0x00});
                 ErrorReply e = error(c.receive());
@@ -271,11 +272,11 @@ class RealClusterIT {
             }
 
             // A length prefix beyond the node's frame limit: that connection is closed, the node serves on.
-            try (RawConnection c = cluster.connect(3)) {
+            try (RawClient c = cluster.connect(3)) {
                 c.sendBytes(ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE - 15).array());
                 assertThat(c.closedByNode()).as("connection closed after an oversized length prefix").isTrue();
             }
-            try (RawConnection c = cluster.connect(3)) {
+            try (RawClient c = cluster.connect(3)) {
                 assertUsable(c, cluster.partitionOfNode(3));
             }
             log("oversized length prefix: connection closed; node 3 accepts new connections and serves");
@@ -451,7 +452,7 @@ class RealClusterIT {
     }
 
     /** The connection still answers a ring request and a read of a key of {@code partition}. */
-    private static void assertUsable(RawConnection c, int partition) throws IOException {
+    private static void assertUsable(RawClient c, int partition) throws IOException {
         assertThat(c.exchange(new RingRequest(requestIds.incrementAndGet()))).isInstanceOf(RingReply.class);
         String k = keysOnEveryPartition("probe:", 1).stream().filter(x -> cluster.ownerOf(x) == partition).findFirst().orElseThrow();
         assertThat(c.exchange(new FirstRoundRead(requestIds.incrementAndGet(), List.of(Key.of(k)), VectorClock.zero(3))))

@@ -1,18 +1,15 @@
 package io.fastccs.it;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.RingReply;
-import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.nemesis.ClusterView;
+import io.fastccs.tools.nemesis.RawClient;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -40,30 +37,14 @@ final class TestCluster implements AutoCloseable {
     private final LocalCluster cluster;
     private final Thread shutdownHook;
     private final LocalCluster.StartReport startReport;
-    private final int[] partitionOfNode = new int[NODES + 1];
-    private final int[] nodeOfPartition = new int[NODES];
-    private final TokenRing ring;
+    private final ClusterView view;
     private boolean closed;
 
     private TestCluster(LocalCluster cluster, Thread shutdownHook, LocalCluster.StartReport startReport) throws IOException {
         this.cluster = cluster;
         this.shutdownHook = shutdownHook;
         this.startReport = startReport;
-        TokenRing r = null;
-        for (int node = 1; node <= NODES; node++) {
-            try (RawConnection c = RawConnection.open(fastccsAddress(node), Duration.ofSeconds(10))) {
-                if (c.hello().partitions() != NODES)
-                    throw new IllegalStateException("node " + node + " reports " + c.hello().partitions() + " partitions");
-                partitionOfNode[node] = c.hello().partition();
-                nodeOfPartition[c.hello().partition()] = node;
-                if (r == null) {
-                    Message m = c.exchange(new RingRequest(1));
-                    if (!(m instanceof RingReply reply)) throw new IllegalStateException("ring request answered with " + m);
-                    r = TokenRing.of(reply.members());
-                }
-            }
-        }
-        this.ring = r;
+        this.view = ClusterView.discover(PORTS, NODES);
     }
 
     /**
@@ -137,7 +118,12 @@ final class TestCluster implements AutoCloseable {
     }
 
     TokenRing ring() {
-        return ring;
+        return view.ring();
+    }
+
+    /** The cluster as the nemesis tool's pieces (outcome queries, raw clients) see it. */
+    ClusterView view() {
+        return view;
     }
 
     static InetSocketAddress fastccsAddress(int node) {
@@ -149,15 +135,15 @@ final class TestCluster implements AutoCloseable {
     }
 
     int partitionOfNode(int node) {
-        return partitionOfNode[node];
+        return view.partitionOfNode(node);
     }
 
     int nodeOfPartition(int partition) {
-        return nodeOfPartition[partition];
+        return view.nodeOfPartition(partition);
     }
 
     int ownerOf(String key) {
-        return ring.ownerOf(Key.of(key));
+        return view.ownerOf(key);
     }
 
     /**
@@ -170,7 +156,7 @@ final class TestCluster implements AutoCloseable {
         Thread t = new Thread(() -> {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() - deadline < 0) {
-                try (RawConnection c = RawConnection.open(fastccsAddress(node), Duration.ofMillis(500))) {
+                try (RawClient c = RawClient.open(fastccsAddress(node), Duration.ofMillis(500))) {
                     result.complete(System.nanoTime());
                     return;
                 } catch (IOException e) {
@@ -190,8 +176,8 @@ final class TestCluster implements AutoCloseable {
         return result;
     }
 
-    RawConnection connect(int node) throws IOException {
-        return RawConnection.open(fastccsAddress(node), Duration.ofSeconds(10));
+    RawClient connect(int node) throws IOException {
+        return RawClient.open(fastccsAddress(node), Duration.ofSeconds(10));
     }
 
     /** Stops every node (by pid), keeps their logs and deletes the cluster directory. Idempotent. */

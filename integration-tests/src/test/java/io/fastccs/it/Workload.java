@@ -1,5 +1,6 @@
 package io.fastccs.it;
 
+import io.fastccs.tools.nemesis.OutcomeResolver;
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
 import io.fastccs.check.Op;
@@ -111,7 +112,7 @@ final class Workload {
         this.seed = seed;
         this.ownerOfKey = new int[keyCount];
         for (int k = 0; k < keyCount; k++) ownerOfKey[k] = cluster.ownerOf(key(k));
-        this.resolver = new OutcomeResolver(cluster);
+        this.resolver = new OutcomeResolver(cluster.view());
     }
 
     static String key(long k) {
@@ -334,7 +335,7 @@ final class Workload {
 
     private void resolveLater(Recorded rec, WriteTimeoutException e) {
         writesResolvedByQuery.increment();
-        resolver.resolve(e.transactionId(), e.coordinator(), (outcome, clock) -> {
+        resolver.resolve(OutcomeResolver.parse(e.transactionId()), e.coordinator(), (outcome, clock) -> {
             rec.commitClock = clock;
             rec.outcome = outcome;
             resolvedOutcomes.computeIfAbsent(e.outcome() + " -> " + outcome, x -> new LongAdder()).increment();

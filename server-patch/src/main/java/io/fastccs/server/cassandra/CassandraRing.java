@@ -3,7 +3,7 @@ package io.fastccs.server.cassandra;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.RingMember;
 import io.fastccs.protocol.ring.TokenRing;
-import io.fastccs.server.FastCcsSettings;
+import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.RingView;
 import org.apache.cassandra.dht.Murmur3Partitioner;
 import org.apache.cassandra.dht.Token;
@@ -56,8 +56,8 @@ public final class CassandraRing implements RingView {
      * change afterwards (the thesis assumes a fixed set of partitions too).
      */
     public static CassandraRing awaitComplete(FastCcsSettings settings) throws InterruptedException {
-        int expected = settings.expectedPartitions();
-        long settleNanos = TimeUnit.MICROSECONDS.toNanos(settings.ringSettleMicros());
+        int expected = settings.partitions();
+        long settleNanos = TimeUnit.MICROSECONDS.toNanos(settings.ringSettleTime().toMicroseconds());
         List<Long> last = null;
         long stableSince = System.nanoTime();
         long lastLog = 0;

@@ -1,6 +1,6 @@
 package io.fastccs.server.cassandra;
 
-import io.fastccs.server.FastCcsSettings;
+import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.storage.CassandraPartitionStore;
 import io.fastccs.server.storage.DurablePartitionStore;
 import io.fastccs.server.storage.LocalKeyspace;

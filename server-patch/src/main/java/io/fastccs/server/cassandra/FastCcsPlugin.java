@@ -1,7 +1,8 @@
 package io.fastccs.server.cassandra;
 
 import io.fastccs.protocol.Key;
-import io.fastccs.server.FastCcsSettings;
+import io.fastccs.server.PluginHealth;
+import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.storage.DurablePartitionStore;
@@ -33,12 +34,13 @@ public final class FastCcsPlugin {
         long started = System.nanoTime();
         FastCcsSettings settings = FastCcsSettings.load();
         logger.info("FastCCS starting with settings: {}", settings);
+        PluginHealth.get().starting("waiting for the ring to settle");
         CassandraRing.advertisePort(settings.port());
         CassandraRing ring = CassandraRing.awaitComplete(settings);
         DurablePartitionStore store = CassandraStores.open(ring, settings);
         checkOwnership(ring, settings.keyspace());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
-                settings.maxFrameBytes(), settings.partitionConfig());
+                settings.maxFrameSize().toBytes(), settings.partitionConfig());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
         logger.info("FastCCS port security follows cassandra.yaml: {}", security);
         FastCcsNode n = new FastCcsNode(nodeSettings, ring, store, FBUtilities::timestampMicros, security);
@@ -50,6 +52,7 @@ public final class FastCcsPlugin {
             logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
         }
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
+        PluginHealth.get().serving("partition " + ring.self() + " of " + ring.partitions() + " on port " + settings.port());
         logger.info("FastCCS partition {} of {} ready in {} ms", ring.self(), ring.partitions(),
                 (System.nanoTime() - started) / 1_000_000);
     }

@@ -181,7 +181,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             throw new IllegalStateException("keyspace " + StorageSchema.LOCAL_KEYSPACE + " was not registered before commit "
                     + "log replay, so replay drops its unflushed records after a crash: call "
                     + StorageStartupHook.class.getName() + ".install() before Cassandra starts (or pass -D"
-                    + StorageStartupHook.FACTORY_PROPERTY + "=" + StorageStartupHook.FACTORY_CLASS + ")");
+                    + io.fastccs.server.config.FastCcsProperty.SCHEMA_UPDATE_HANDLER_FACTORY.property + "=" + StorageStartupHook.FACTORY_CLASS + ")");
         LocalKeyspace.ensureRegistered();
         StorageSchema.ensureReplicatedKeyspace();
         Config.CommitLogSync sync = DatabaseDescriptor.getCommitLogSync();

@@ -1,5 +1,7 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.server.config.FastCcsProperty;
+
 /**
  * Arranges for the local metadata keyspace to be registered before Cassandra replays its commit log (see
  * {@link LocalKeyspace}). Call {@link #install()} before Cassandra starts: from the agent's {@code premain}, or
@@ -8,7 +10,7 @@ package io.fastccs.server.storage;
  */
 public final class StorageStartupHook {
     /** Cassandra 5.0's {@code CassandraRelevantProperties.SCHEMA_UPDATE_HANDLER_FACTORY_CLASS}. */
-    public static final String FACTORY_PROPERTY = "cassandra.schema.update_handler_factory.class";
+    private static final FastCcsProperty FACTORY_PROPERTY = FastCcsProperty.SCHEMA_UPDATE_HANDLER_FACTORY;
     /** {@link LocalKeyspaceSchemaHook}, by name so that naming it loads no Cassandra class. */
     public static final String FACTORY_CLASS = "io.fastccs.server.storage.LocalKeyspaceSchemaHook";
 
@@ -16,15 +18,15 @@ public final class StorageStartupHook {
     }
 
     /**
-     * Sets {@value #FACTORY_PROPERTY} to our factory.
+     * Sets Cassandra's schema update handler factory property to our factory.
      *
      * @throws IllegalStateException if the property names another factory: both cannot be used
      */
     public static void install() {
-        String current = System.getProperty(FACTORY_PROPERTY);
+        String current = FACTORY_PROPERTY.getString();
         if (current != null && !current.isBlank() && !current.trim().equals(FACTORY_CLASS))
             throw new IllegalStateException(FACTORY_PROPERTY + " is already set to " + current
                     + "; FastCCS needs it for " + FACTORY_CLASS);
-        System.setProperty(FACTORY_PROPERTY, FACTORY_CLASS);
+        FACTORY_PROPERTY.setString(FACTORY_CLASS);
     }
 }

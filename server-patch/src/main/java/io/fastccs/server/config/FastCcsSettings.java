@@ -1,0 +1,196 @@
+package io.fastccs.server.config;
+
+import io.fastccs.protocol.PartitionConfig;
+import org.apache.cassandra.config.DataStorageSpec;
+import org.apache.cassandra.config.DurationSpec;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The plugin's settings, in Cassandra's conventions: an optional {@code fastccs.yaml} (snake_case keys, units in the
+ * values: {@code transaction_timeout: 2s}, {@code max_value_size: 1MiB}) named by {@code -Dfastccs.config}, and JVM
+ * properties {@code -Dfastccs.<key>=<value>} that override it. Units are parsed by Cassandra's own
+ * {@link DurationSpec} and {@link DataStorageSpec}, as in {@code cassandra.yaml}; the keys and their defaults are
+ * {@link FastCcsProperty}. Every key has a default, so the agent alone works.
+ */
+public record FastCcsSettings(
+        int port,
+        int partitions,
+        DurationSpec.LongMicrosecondsBound ringSettleTime,
+        DurationSpec.LongMillisecondsBound startupTimeout,
+        DurationSpec.LongMicrosecondsBound transactionTimeout,
+        DurationSpec.LongMicrosecondsBound checkInterval,
+        DurationSpec.LongMicrosecondsBound stabilizationInterval,
+        DurationSpec.LongMicrosecondsBound stabilizationHeartbeat,
+        DurationSpec.LongMicrosecondsBound gcInterval,
+        DurationSpec.LongMicrosecondsBound versionRetention,
+        DurationSpec.LongMicrosecondsBound decisionRetention,
+        int versionCacheKeys,
+        int cacheLoaderThreads,
+        int maxKeysPerRequest,
+        DataStorageSpec.IntBytesBound maxKeySize,
+        DataStorageSpec.IntBytesBound maxValueSize,
+        DataStorageSpec.IntBytesBound maxFrameSize,
+        String keyspace,
+        Map<FastCcsProperty, String> given) {
+
+    /** Every default. */
+    public static FastCcsSettings defaults() {
+        return of(Map.of());
+    }
+
+    /** Reads {@code -Dfastccs.config} (if set), then every {@code -Dfastccs.<key>} property over it. */
+    public static FastCcsSettings load() throws IOException {
+        Map<String, String> values = new LinkedHashMap<>();
+        String file = FastCcsProperty.CONFIG.getString();
+        if (file != null) {
+            Path path = Path.of(file.startsWith("file:") ? java.net.URI.create(file).getPath() : file);
+            try (Reader in = Files.newBufferedReader(path)) {
+                values.putAll(parseYaml(in, path.toString()));
+            }
+        }
+        for (FastCcsProperty p : FastCcsProperty.values()) {
+            String v = p.isSetting ? p.getString() : null;
+            if (v != null) values.put(p.key, v);
+        }
+        return of(values);
+    }
+
+    /**
+     * Settings from {@code key -> value} text (yaml keys); unset keys take their defaults.
+     *
+     * @throws IllegalArgumentException naming the key, for an unknown key or a value that does not parse
+     */
+    public static FastCcsSettings of(Map<String, String> values) {
+        Map<FastCcsProperty, String> given = new EnumMap<>(FastCcsProperty.class);
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            FastCcsProperty p = FastCcsProperty.setting(e.getKey());
+            if (p == null)
+                throw new IllegalArgumentException("unknown FastCCS setting '" + e.getKey() + "'; known: " + FastCcsProperty.knownSettings());
+            given.put(p, e.getValue().trim());
+        }
+        Parser p = new Parser(given);
+        DurationSpec.LongMicrosecondsBound timeout = p.micros(FastCcsProperty.TRANSACTION_TIMEOUT);
+        return new FastCcsSettings(
+                p.integer(FastCcsProperty.PORT, 0, 65535),
+                p.integer(FastCcsProperty.PARTITIONS, 0, 4096),
+                p.micros(FastCcsProperty.RING_SETTLE_TIME),
+                p.millis(FastCcsProperty.STARTUP_TIMEOUT),
+                timeout,
+                p.micros(FastCcsProperty.CHECK_INTERVAL),
+                p.micros(FastCcsProperty.STABILIZATION_INTERVAL),
+                p.micros(FastCcsProperty.STABILIZATION_HEARTBEAT),
+                p.micros(FastCcsProperty.GC_INTERVAL),
+                given.containsKey(FastCcsProperty.VERSION_RETENTION) ? p.micros(FastCcsProperty.VERSION_RETENTION) : timeout,
+                p.micros(FastCcsProperty.DECISION_RETENTION),
+                p.integer(FastCcsProperty.VERSION_CACHE_KEYS, 1, Integer.MAX_VALUE),
+                p.integer(FastCcsProperty.CACHE_LOADER_THREADS, 1, 256),
+                p.integer(FastCcsProperty.MAX_KEYS_PER_REQUEST, 1, 1 << 20),
+                p.bytes(FastCcsProperty.MAX_KEY_SIZE),
+                p.bytes(FastCcsProperty.MAX_VALUE_SIZE),
+                p.bytes(FastCcsProperty.MAX_FRAME_SIZE),
+                p.text(FastCcsProperty.KEYSPACE),
+                Map.copyOf(given));
+    }
+
+    static Map<String, String> parseYaml(Reader in, String source) {
+        Object doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+        Map<String, String> out = new LinkedHashMap<>();
+        if (doc == null) return out;
+        if (!(doc instanceof Map<?, ?> map)) throw new IllegalArgumentException(source + ": expected a map of settings");
+        for (Map.Entry<?, ?> e : map.entrySet()) {
+            String k = String.valueOf(e.getKey());
+            if (FastCcsProperty.setting(k) == null)
+                throw new IllegalArgumentException(source + ": unknown FastCCS setting '" + k + "'; known: " + FastCcsProperty.knownSettings());
+            out.put(k, String.valueOf(e.getValue()));
+        }
+        return out;
+    }
+
+    /** The protocol's tunables. */
+    public PartitionConfig partitionConfig() {
+        return PartitionConfig.builder()
+                .transactionTimeoutMicros(transactionTimeout.toMicroseconds())
+                .checkIntervalMicros(checkInterval.toMicroseconds())
+                .stabilizationIntervalMicros(stabilizationInterval.toMicroseconds())
+                .stabilizationHeartbeatMicros(stabilizationHeartbeat.toMicroseconds())
+                .gcIntervalMicros(gcInterval.toMicroseconds())
+                .versionRetentionMicros(versionRetention.toMicroseconds())
+                .decisionRetentionMicros(decisionRetention.toMicroseconds())
+                .maxKeysPerRequest(maxKeysPerRequest)
+                .maxKeyBytes(maxKeySize.toBytes())
+                .maxValueBytes(maxValueSize.toBytes())
+                .build();
+    }
+
+    /** The settings given (not defaulted), for the start-up log line. */
+    @Override
+    public String toString() {
+        if (given.isEmpty()) return "defaults";
+        StringBuilder b = new StringBuilder("{");
+        given.forEach((k, v) -> b.append(b.length() > 1 ? ", " : "").append(k.key).append('=').append(v));
+        return b.append('}').toString();
+    }
+
+    /** Parses given values or defaults, naming the key in every error. */
+    private record Parser(Map<FastCcsProperty, String> given) {
+        private String raw(FastCcsProperty p) {
+            return given.getOrDefault(p, p.defaultValue);
+        }
+
+        String text(FastCcsProperty p) {
+            return raw(p);
+        }
+
+        int integer(FastCcsProperty p, int min, int max) {
+            String v = raw(p);
+            long n;
+            try {
+                n = Long.parseLong(v);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not a whole number");
+            }
+            if (n < min || n > max) throw new IllegalArgumentException("FastCCS setting " + p.key + ": " + n + " outside " + min + ".." + max);
+            return (int) n;
+        }
+
+        DurationSpec.LongMicrosecondsBound micros(FastCcsProperty p) {
+            String v = raw(p);
+            try {
+                return new DurationSpec.LongMicrosecondsBound(v);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not a duration such as 500ms, 2s or 1m ("
+                        + e.getMessage() + ")");
+            }
+        }
+
+        DurationSpec.LongMillisecondsBound millis(FastCcsProperty p) {
+            String v = raw(p);
+            try {
+                return new DurationSpec.LongMillisecondsBound(v);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not a duration such as 30s or 10m ("
+                        + e.getMessage() + ")");
+            }
+        }
+
+        DataStorageSpec.IntBytesBound bytes(FastCcsProperty p) {
+            String v = raw(p);
+            try {
+                return new DataStorageSpec.IntBytesBound(v);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not a size such as 128B, 64KiB or 1MiB ("
+                        + e.getMessage() + ")");
+            }
+        }
+    }
+}

@@ -1,6 +1,7 @@
 package io.fastccs.server;
 
 import io.fastccs.server.config.FastCcsSettings;
+import io.fastccs.server.health.PluginHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,9 +3,9 @@ package io.fastccs.server.cassandra;
 /**
  * FastCCS metrics of one node, as JMX attributes of {@code io.fastccs:type=FastCcs} (read with jconsole, or any
  * JMX client on the node's JMX port). {@code State} and {@code StateReason} say whether FastCCS serves; they are
- * there from the node's start on (see {@link io.fastccs.server.PluginHealth}).
+ * there from the node's start on (see {@link io.fastccs.server.health.PluginHealth}).
  */
-public interface FastCcsMBean extends io.fastccs.server.PluginHealthMBean {
+public interface FastCcsMBean extends io.fastccs.server.health.PluginHealthMBean {
     int getPartition();
     int getPartitions();
     long getLastSequence();

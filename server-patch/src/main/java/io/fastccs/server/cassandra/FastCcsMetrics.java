@@ -9,7 +9,7 @@ import java.lang.management.ManagementFactory;
 
 /** The {@link FastCcsMBean} of the running node. */
 final class FastCcsMetrics implements FastCcsMBean {
-    static final String NAME = io.fastccs.server.PluginHealth.MBEAN_NAME;
+    static final String NAME = io.fastccs.server.health.PluginHealth.MBEAN_NAME;
 
     private final FastCcsNode node;
     private final CassandraPartitionStore store;
@@ -30,8 +30,8 @@ final class FastCcsMetrics implements FastCcsMBean {
         return node.partitionMetrics();
     }
 
-    @Override public String getState() { return io.fastccs.server.PluginHealth.get().getState(); }
-    @Override public String getStateReason() { return io.fastccs.server.PluginHealth.get().getStateReason(); }
+    @Override public String getState() { return io.fastccs.server.health.PluginHealth.get().getState(); }
+    @Override public String getStateReason() { return io.fastccs.server.health.PluginHealth.get().getStateReason(); }
     @Override public int getPartition() { return node.self(); }
     @Override public int getPartitions() { return node.ring().partitions(); }
     @Override public long getLastSequence() { return node.inspect(p -> p.lastSequence()); }

@@ -1,11 +1,12 @@
 package io.fastccs.server.cassandra;
 
 import io.fastccs.protocol.Key;
-import io.fastccs.server.PluginHealth;
+import io.fastccs.server.health.PluginHealth;
 import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.server.wiring.NodeWiring;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.locator.InetAddressAndPort;
 import org.apache.cassandra.service.StorageService;
@@ -19,18 +20,18 @@ import java.util.List;
 /**
  * Starts FastCCS inside a running Cassandra node: waits for the ring, checks that our key ownership is Cassandra's,
  * opens the store in Cassandra's storage engine, and serves the FastCCS port. The only class that wires Cassandra's
- * singletons to the host-independent node ({@link FastCcsNode}).
+ * singletons to the host-independent node, built by {@link NodeWiring}.
  */
 public final class FastCcsPlugin {
     private static final Logger logger = LoggerFactory.getLogger(FastCcsPlugin.class);
-    private static volatile FastCcsNode node;
+    private static volatile NodeWiring wiring;
 
     private FastCcsPlugin() {
     }
 
     /** Called by the agent once the node is in NORMAL mode. */
     public static synchronized void start() throws Exception {
-        if (node != null) return;
+        if (wiring != null) return;
         long started = System.nanoTime();
         FastCcsSettings settings = FastCcsSettings.load();
         logger.info("FastCCS starting with settings: {}", settings);
@@ -43,11 +44,10 @@ public final class FastCcsPlugin {
                 settings.maxFrameSize().toBytes(), settings.partitionConfig());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
         logger.info("FastCCS port security follows cassandra.yaml: {}", security);
-        FastCcsNode n = new FastCcsNode(nodeSettings, ring, store, FBUtilities::timestampMicros, security);
-        n.start();
-        node = n;
+        NodeWiring w = NodeWiring.start(nodeSettings, ring, store, FBUtilities::timestampMicros, security);
+        wiring = w;
         try {
-            if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(n, cps);
+            if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(w.node(), cps);
         } catch (Exception e) {
             logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
         }
@@ -59,12 +59,13 @@ public final class FastCcsPlugin {
 
     /** The running node, or null before start; for monitoring. */
     public static FastCcsNode node() {
-        return node;
+        NodeWiring w = wiring;
+        return w == null ? null : w.node();
     }
 
     static synchronized void stop() {
-        FastCcsNode n = node;
-        node = null;
+        NodeWiring n = wiring;
+        wiring = null;
         if (n != null) {
             logger.info("FastCCS stopping");
             n.close();

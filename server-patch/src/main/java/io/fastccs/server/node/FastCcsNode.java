@@ -7,6 +7,7 @@ import io.fastccs.protocol.TxnId;
 import io.fastccs.protocol.VectorClock;
 import io.fastccs.protocol.Version;
 import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -14,13 +15,9 @@ import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.server.storage.DurablePartitionStore;
-import io.fastccs.server.transport.FastCcsServer;
-import io.fastccs.server.transport.PeerLinks;
-import io.fastccs.server.transport.TransportSecurity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -33,9 +30,11 @@ import java.util.function.LongSupplier;
 /**
  * Hosts one FastCCS {@link Partition} on a node: one protocol thread runs every handler and the periodic tick;
  * Netty threads only decode and encode. Outgoing messages pass an outbox that holds each message until every store
- * write made before it is durable, so a reply never promises more than a crash would keep.
+ * write made before it is durable, so a reply never promises more than a crash would keep. The node knows nothing
+ * of sockets: the transport reaches it through {@link InboundHandler}, and it sends to peers through a
+ * {@link PeerSink}; the node wiring ({@code NodeWiring}) puts the two together.
  */
-public final class FastCcsNode implements AutoCloseable {
+public final class FastCcsNode implements InboundHandler, AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(FastCcsNode.class);
 
     private final NodeSettings settings;
@@ -47,23 +46,17 @@ public final class FastCcsNode implements AutoCloseable {
     private final AtomicLong internalErrors = new AtomicLong();
     private volatile Partition partition;
     private volatile boolean failed;
-    private final TransportSecurity security;
-    private FastCcsServer server;
-    private PeerLinks peers;
+    private final PeerSink peers;
+    private volatile Runnable stopServing = () -> { };
     private ScheduledFuture<?> ticker;
 
     /**
+     * @param peers       sends to other partitions (the peer links)
      * @param clockMicros the node's time in microseconds; must not go back across restarts (wall clock), since
      *                    round-two expiry compares times a partition gave out before a restart
      */
-    public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, LongSupplier clockMicros) {
-        this(settings, ring, store, clockMicros, TransportSecurity.NONE);
-    }
-
-    /** @param security TLS, logins and permissions on the FastCCS port and the peer links */
-    public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, LongSupplier clockMicros,
-                       TransportSecurity security) {
-        this.security = security;
+    public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, PeerSink peers, LongSupplier clockMicros) {
+        this.peers = peers;
         this.settings = settings;
         this.ring = ring;
         this.store = new TrackingStore(store);
@@ -76,9 +69,13 @@ public final class FastCcsNode implements AutoCloseable {
         protocolThread.setRemoveOnCancelPolicy(true);
     }
 
-    /** Recovers the partition from the store, opens the FastCCS port and starts ticking. */
-    public void start() throws InterruptedException {
-        peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security);
+    /** What to do when the node must stop answering (a store write failed): close the port. */
+    public void onStopServing(Runnable action) {
+        this.stopServing = action;
+    }
+
+    /** Recovers the partition from the store; call before the port opens. */
+    public void recover() throws InterruptedException {
         run(() -> partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
                 (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
         try {
@@ -87,16 +84,13 @@ public final class FastCcsNode implements AutoCloseable {
             throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover", e.getCause());
         }
         if (partition == null) throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover");
-        server = new FastCcsServer(settings, ring, this, security);
-        server.start();
-        long tick = Math.min(settings.partition().stabilizationIntervalMicros(), 5_000);
-        ticker = protocolThread.scheduleWithFixedDelay(() -> run(() -> partition.tick()), tick, tick, TimeUnit.MICROSECONDS);
-        logger.info("FastCCS partition {} of {} serving on {} ({})", ring.self(), ring.partitions(), server.address(),
-                settings.partition());
     }
 
-    public InetSocketAddress address() {
-        return server.address();
+    /** Starts the periodic tick (stabilization, timeouts, GC); call once the port is open. */
+    public void startTicking() {
+        long tick = Math.min(settings.partition().stabilizationIntervalMicros(), 5_000);
+        ticker = protocolThread.scheduleWithFixedDelay(() -> run(() -> partition.tick()), tick, tick, TimeUnit.MICROSECONDS);
+        logger.info("FastCCS partition {} of {} serving ({})", ring.self(), ring.partitions(), settings.partition());
     }
 
     public int self() {
@@ -126,7 +120,7 @@ public final class FastCcsNode implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------- from transport
 
-    /** A client request arrived; {@code reply} sends the answer on its connection. Any thread. */
+    @Override
     public void onClientRequest(ClientReply reply, ClientRequest request) {
         run(() -> {
             try {
@@ -139,11 +133,12 @@ public final class FastCcsNode implements AutoCloseable {
         });
     }
 
-    /** A peer message arrived on a connection that identified itself as partition {@code from}. Any thread. */
+    @Override
     public void onPeerMessage(int from, PeerMessage message) {
         run(() -> partition.onPeerMessage(from, message));
     }
 
+    @Override
     public RingReply ring(long requestId) {
         return new RingReply(requestId, ring.members());
     }
@@ -165,11 +160,10 @@ public final class FastCcsNode implements AutoCloseable {
         }
     }
 
+    /** Stops the protocol thread and closes the store; the wiring closes the port and the peer links first. */
     @Override
     public void close() {
         if (ticker != null) ticker.cancel(false);
-        if (server != null) server.close();
-        if (peers != null) peers.close();
         protocolThread.shutdown();
         try {
             protocolThread.awaitTermination(10, TimeUnit.SECONDS);
@@ -184,7 +178,7 @@ public final class FastCcsNode implements AutoCloseable {
         if (failed) return;
         failed = true;
         logger.error("FastCCS partition {}: a store write failed; this node stops serving FastCCS", ring.self(), cause);
-        if (server != null) server.close();
+        stopServing.run();
     }
 
     /**

@@ -11,7 +11,7 @@ import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.wire.MalformedFrameException;
-import io.fastccs.server.node.FastCcsNode;
+import io.fastccs.server.node.InboundHandler;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.RingView;
 import io.netty.bootstrap.ServerBootstrap;
@@ -66,7 +66,7 @@ public final class FastCcsServer implements AutoCloseable {
 
     private final NodeSettings settings;
     private final RingView ring;
-    private final FastCcsNode node;
+    private final InboundHandler node;
     private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("fastccs-accept", true));
     private final EventLoopGroup workers = new NioEventLoopGroup(2, new DefaultThreadFactory("fastccs-io", true));
     private final AtomicLong connections = new AtomicLong();
@@ -78,11 +78,11 @@ public final class FastCcsServer implements AutoCloseable {
     private final ThreadPoolExecutor authThreads;
     private Channel channel;
 
-    public FastCcsServer(NodeSettings settings, RingView ring, FastCcsNode node) {
+    public FastCcsServer(NodeSettings settings, RingView ring, InboundHandler node) {
         this(settings, ring, node, TransportSecurity.NONE);
     }
 
-    public FastCcsServer(NodeSettings settings, RingView ring, FastCcsNode node, TransportSecurity security) {
+    public FastCcsServer(NodeSettings settings, RingView ring, InboundHandler node, TransportSecurity security) {
         this.settings = settings;
         this.ring = ring;
         this.node = node;

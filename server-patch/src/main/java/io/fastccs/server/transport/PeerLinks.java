@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * reused for every message, and re-opened after the peer restarts. While a link is down, messages wait in a small
  * queue; past it they are dropped, which the protocol tolerates (timeouts, check-commit and stabilization repeat).
  */
-public final class PeerLinks implements AutoCloseable {
+public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(PeerLinks.class);
     private static final int MAX_QUEUED = 50_000;
     private static final long RECONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(200);

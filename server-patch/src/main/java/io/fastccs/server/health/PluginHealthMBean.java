@@ -1,4 +1,4 @@
-package io.fastccs.server;
+package io.fastccs.server.health;
 
 /** The health attributes of {@code io.fastccs:type=FastCcs}; see {@link PluginHealth}. */
 public interface PluginHealthMBean {

@@ -6,6 +6,7 @@ import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.RingMember;
 import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.server.transport.TransportSecurity;
+import io.fastccs.server.wiring.NodeWiring;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -23,7 +24,7 @@ public final class InProcessCluster implements AutoCloseable {
     private final PartitionConfig config;
     private final List<RingMember> members;
     private final InMemoryPartitionStore[] stores;
-    private final FastCcsNode[] nodes;
+    private final NodeWiring[] nodes;
     private final TransportSecurity security;
 
     private InProcessCluster(int partitions, PartitionConfig config, TransportSecurity security) throws IOException {
@@ -32,7 +33,7 @@ public final class InProcessCluster implements AutoCloseable {
         this.members = new ArrayList<>();
         for (int p = 0; p < partitions; p++) members.add(new RingMember(p, "127.0.0.1", freePort(), evenToken(p, partitions), true));
         this.stores = new InMemoryPartitionStore[partitions];
-        this.nodes = new FastCcsNode[partitions];
+        this.nodes = new NodeWiring[partitions];
     }
 
     public static InProcessCluster start(int partitions) throws IOException, InterruptedException {
@@ -66,10 +67,8 @@ public final class InProcessCluster implements AutoCloseable {
         RingView ring = new StaticRing(p, members);
         NodeSettings settings = new NodeSettings(InetAddress.getLoopbackAddress(), members.get(p).port(),
                 NodeSettings.DEFAULT_MAX_FRAME_BYTES, config);
-        FastCcsNode node = new FastCcsNode(settings, ring, new InMemoryDurableStore(stores[p]),
+        nodes[p] = NodeWiring.start(settings, ring, new InMemoryDurableStore(stores[p]),
                 () -> System.currentTimeMillis() * 1000, security);
-        node.start();
-        nodes[p] = node;
     }
 
     public List<InetSocketAddress> contactPoints() {
@@ -79,7 +78,7 @@ public final class InProcessCluster implements AutoCloseable {
     }
 
     public FastCcsNode node(int p) {
-        return nodes[p];
+        return nodes[p].node();
     }
 
     public int size() {

@@ -1,4 +1,4 @@
-package io.fastccs.server;
+package io.fastccs.server.health;
 
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -61,7 +61,7 @@ public final class PluginHealth implements PluginHealthMBean {
     }
 
     /** Registers the health-only bean under {@link #MBEAN_NAME} unless a bean is there already. */
-    void registerEarly() throws Exception {
+    public void registerEarly() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = new ObjectName(MBEAN_NAME);
         if (!server.isRegistered(name)) server.registerMBean(new StandardMBean(this, PluginHealthMBean.class), name);

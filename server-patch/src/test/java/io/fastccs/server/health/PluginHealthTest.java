@@ -1,4 +1,4 @@
-package io.fastccs.server;
+package io.fastccs.server.health;
 
 import org.junit.jupiter.api.Test;
 

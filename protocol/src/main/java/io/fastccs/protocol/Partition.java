@@ -684,6 +684,7 @@ public final class Partition {
         if (old == null || old.at() >= horizon) return;
         for (Iterator<Key> it = gcCandidates.iterator(); it.hasNext(); ) {
             Key key = it.next();
+            if (!store.versionsInMemory(key)) continue; // never wait for the disk here; a later pass collects it
             List<Version> versions = store.versions(key);
             int keep = -1;
             for (int i = 0; i < versions.size(); i++)

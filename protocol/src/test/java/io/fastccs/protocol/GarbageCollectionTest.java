@@ -51,6 +51,23 @@ class GarbageCollectionTest {
         assertThat(str(c.readNow(0, h.k))).isEqualTo("v3");
     }
 
+    /** GC never waits for the disk: a key whose versions are not in memory is left for a later pass, not dropped. */
+    @Test
+    void keysNotInMemoryAreCollectedOnALaterPass() {
+        History h = new History();
+        TestCluster c = h.c;
+        c.versionsOnDiskOnly(0, h.k, true);
+        c.advanceTo(500 + RETENTION + 1);
+        c.tick(0);
+        c.tickUntil(500 + 3 * RETENTION, GC_INTERVAL, 0);
+        assertThat(c.disks[0].versions(h.k)).as("not read while on disk only").hasSize(3);
+        c.versionsOnDiskOnly(0, h.k, false);
+        c.advanceTo(c.now() + GC_INTERVAL); // the next GC pass
+        c.tick(0);
+        assertThat(c.disks[0].versions(h.k)).extracting(v -> new String(v.value())).containsExactly("v3");
+        assertThat(c.p(0).metrics().versionsCollected()).isEqualTo(2);
+    }
+
     @Test
     void versionARoundTwoWithinTheRetentionMayStillAskForIsKept() {
         History h = new History();

@@ -165,6 +165,8 @@ final class TestCluster {
         boolean dead;
         /** Die right after the decision for this transaction was made durable. */
         TxnId dieAfterDecisionOf;
+        /** Keys whose versions are "on disk only": reading them would block, so the partition must not ask. */
+        final java.util.Set<Key> notInMemory = new java.util.HashSet<>();
 
         Incarnation(InMemoryPartitionStore disk) {
             this.disk = disk;
@@ -200,7 +202,13 @@ final class TestCluster {
 
         @Override
         public List<Version> versions(Key key) {
+            if (notInMemory.contains(key)) throw new AssertionError("read " + key + " while its versions are not in memory");
             return disk.versions(key);
+        }
+
+        @Override
+        public boolean versionsInMemory(Key key) {
+            return !notInMemory.contains(key);
         }
 
         @Override
@@ -340,6 +348,12 @@ final class TestCluster {
 
     boolean isDead(int i) {
         return incarnations[i].dead;
+    }
+
+    /** Partition {@code i}'s store keeps {@code key}'s versions on disk only ({@code true}) or in memory again. */
+    void versionsOnDiskOnly(int i, Key key, boolean onDisk) {
+        if (onDisk) incarnations[i].notInMemory.add(key);
+        else incarnations[i].notInMemory.remove(key);
     }
 
     // ------------------------------------------------------------------------------------------------ clients

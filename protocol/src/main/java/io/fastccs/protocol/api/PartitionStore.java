@@ -61,6 +61,15 @@ public interface PartitionStore {
     /** The key's stored versions, newest first in {@link Version#NEWEST_FIRST} order; empty if none. */
     List<Version> versions(Key key);
 
+    /**
+     * Whether {@link #versions} answers for this key from memory. False means it would wait for the disk: the
+     * partition then leaves work that can wait (garbage collection) for a later pass, and the store may start
+     * bringing the key into memory meanwhile. Stores held entirely in memory always answer true.
+     */
+    default boolean versionsInMemory(Key key) {
+        return true;
+    }
+
     /** Stores a committed version; storing the same (key, sequence) again is harmless. */
     void putVersion(Key key, Version version);
 

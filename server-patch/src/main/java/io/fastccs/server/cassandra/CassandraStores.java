@@ -19,6 +19,6 @@ final class CassandraStores {
             logger.warn("FastCCS: the local keyspace was not registered before commit log replay (was the agent's premain "
                     + "skipped?); records not yet flushed before a crash would be lost");
         return CassandraPartitionStore.open(CassandraPartitionStore.Settings.of(ring.self(), ring.partitions(),
-                settings.versionCacheKeys()));
+                settings.versionCacheKeys()).withLoaderThreads(settings.cacheLoaderThreads()));
     }
 }

@@ -53,6 +53,8 @@ final class FastCcsMetrics implements FastCcsMBean {
     @Override public int getCachedKeys() { return store.stats().cachedKeys(); }
     @Override public long getCacheHits() { return store.stats().cacheHits(); }
     @Override public long getCacheMisses() { return store.stats().cacheMisses(); }
+    @Override public long getCacheLoads() { return store.stats().keysLoaded(); }
+    @Override public long getSynchronousCacheMisses() { return store.stats().synchronousMisses(); }
     @Override public int getPendingStoreWrites() { return store.stats().pendingWrites(); }
     @Override public long getVersionRows() { return CassandraPartitionStore.countVersionRows(); }
 }

@@ -11,6 +11,8 @@ import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingReply;
@@ -67,6 +69,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
             return t;
         });
         protocolThread.setRemoveOnCancelPolicy(true);
+        this.store.rejoinOn(this::run);
     }
 
     /** What to do when the node must stop answering (a store write failed): close the port. */
@@ -120,17 +123,37 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     // ------------------------------------------------------------------------------------------- from transport
 
+    /**
+     * A read whose keys are not all in memory is handed to the partition only once the store has loaded them off
+     * this thread (docs/design.md, "Cache misses off the protocol thread"): to the protocol it is a request that
+     * arrived a little later, which every handler already copes with.
+     */
     @Override
     public void onClientRequest(ClientReply reply, ClientRequest request) {
         run(() -> {
-            try {
-                partition.onClientRequest(response -> outbox.send(() -> reply.reply(response)), request);
-            } catch (RuntimeException e) {
-                internalErrors.incrementAndGet();
-                logger.error("FastCCS partition {} failed on {}", ring.self(), request, e);
-                reply.reply(ErrorReply.of(request.requestId(), ErrorCode.INTERNAL, "internal error: " + e));
-            }
+            List<Key> keys = readKeys(request);
+            List<Key> missing = keys.isEmpty() ? List.of() : store.notInMemory(keys);
+            if (missing.isEmpty()) handle(reply, request);
+            else store.load(missing).whenComplete((v, e) -> {
+                if (!failed) handle(reply, request); // on the protocol thread, right after the keys were cached
+            });
         });
+    }
+
+    private static List<Key> readKeys(ClientRequest request) {
+        if (request instanceof FirstRoundRead r) return r.keys();
+        if (request instanceof SecondRoundRead r) return r.keys();
+        return List.of();
+    }
+
+    private void handle(ClientReply reply, ClientRequest request) {
+        try {
+            partition.onClientRequest(response -> outbox.send(() -> reply.reply(response)), request);
+        } catch (RuntimeException e) {
+            internalErrors.incrementAndGet();
+            logger.error("FastCCS partition {} failed on {}", ring.self(), request, e);
+            reply.reply(ErrorReply.of(request.requestId(), ErrorCode.INTERNAL, "internal error: " + e));
+        }
     }
 
     @Override
@@ -242,6 +265,10 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         @Override public void saveDecision(Decision decision) { dirty = true; store.saveDecision(decision); }
         @Override public void forgetDecision(TxnId txnId) { dirty = true; store.forgetDecision(txnId); }
         @Override public List<Version> versions(Key key) { return store.versions(key); }
+        @Override public boolean versionsInMemory(Key key) { return store.versionsInMemory(key); }
+        @Override public List<Key> notInMemory(java.util.Collection<Key> keys) { return store.notInMemory(keys); }
+        @Override public CompletableFuture<Void> load(java.util.Collection<Key> keys) { return store.load(keys); }
+        @Override public void rejoinOn(java.util.concurrent.Executor protocolThread) { store.rejoinOn(protocolThread); }
         @Override public void putVersion(Key key, Version version) { dirty = true; store.putVersion(key, version); }
         @Override public void removeVersionsOlderThan(Key key, Version newestKept) { dirty = true; store.removeVersionsOlderThan(key, newestKept); }
         @Override public Recovered recover() { return store.recover(); }

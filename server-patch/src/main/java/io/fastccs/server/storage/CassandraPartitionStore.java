@@ -60,6 +60,10 @@ import java.util.function.Consumer;
  * <p><b>Reads</b> of versions come from an LRU cache of whole version lists, updated on every write, so a cached
  * read allocates nothing and touches no disk. A miss reads the key's partition locally and replays the key's
  * changes that are not applied yet ({@link PendingWrites}), so a read sees every write made through the store.
+ * Misses are meant to be read off the protocol thread: the host asks {@link #notInMemory} before it hands a read to
+ * the partition and {@link #load}s those keys first, on loader threads; the lists rejoin the protocol thread and
+ * are completed there with every change issued since (docs/design.md, "Cache misses off the protocol thread").
+ * {@link #versions} still reads synchronously if a key is missing anyway (counted as a synchronous miss).
  *
  * <p>Every method but {@link #whenDurable()}'s futures, {@link #stats()} and the row counts must be called from one
  * thread (the partition's), and one store per partition may be open at a time: the cache assumes it sees every
@@ -75,6 +79,9 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      */
     public static final int DEFAULT_WRITER_THREADS = 32;
 
+    /** Threads reading versions missing from the cache: a read waits for the disk, never the protocol thread. */
+    public static final int DEFAULT_LOADER_THREADS = 4;
+
     /**
      * How to open a store.
      *
@@ -85,8 +92,14 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      * @param allowLateLocalKeyspace accept a local keyspace registered after commit log replay (see
      *                              {@link LocalKeyspace}); only for tools and tests that never restart a node
      */
-    public record Settings(int self, int partitionCount, int cacheCapacity, int writerThreads, boolean allowLateLocalKeyspace) {
+    public record Settings(int self, int partitionCount, int cacheCapacity, int writerThreads, boolean allowLateLocalKeyspace,
+                           int loaderThreads) {
+        public Settings(int self, int partitionCount, int cacheCapacity, int writerThreads, boolean allowLateLocalKeyspace) {
+            this(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, DEFAULT_LOADER_THREADS);
+        }
+
         public Settings {
+            if (loaderThreads < 1) throw new IllegalArgumentException("loader threads must be positive, got " + loaderThreads);
             if (partitionCount < 1) throw new IllegalArgumentException("partition count must be positive, got " + partitionCount);
             if (self < 0 || self >= partitionCount)
                 throw new IllegalArgumentException("partition index " + self + " outside 0.." + (partitionCount - 1));
@@ -99,13 +112,27 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         }
 
         public Settings withWriterThreads(int threads) {
-            return new Settings(self, partitionCount, cacheCapacity, threads, allowLateLocalKeyspace);
+            return new Settings(self, partitionCount, cacheCapacity, threads, allowLateLocalKeyspace, loaderThreads);
+        }
+
+        public Settings withLoaderThreads(int threads) {
+            return new Settings(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, threads);
         }
     }
 
     /** Counters for monitoring; a consistent-enough snapshot read from any thread. */
     public record Stats(int cachedKeys, long cacheHits, long cacheMisses, int pendingWrites,
-                        long versionsWritten, long versionsRemoved) {
+                        long versionsWritten, long versionsRemoved, long keysLoaded, long synchronousMisses) {
+    }
+
+    /** A key being read off the protocol thread, and every change to it issued since its unapplied ones were taken. */
+    private static final class Loading {
+        final List<VersionChange> changes;
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        Loading(List<VersionChange> unapplied) {
+            this.changes = new ArrayList<>(unapplied);
+        }
     }
 
     private static final String CLOCK = "clock";
@@ -133,6 +160,11 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private final VersionCache cache;
     private final PendingWrites pending = new PendingWrites();
     private final ThreadPoolExecutor writers;
+    private final ThreadPoolExecutor loaders;
+    /** Keys being loaded off the protocol thread (protocol thread only). */
+    private final java.util.Map<Key, Loading> loading = new java.util.HashMap<>();
+    /** Where loaded lists rejoin: the protocol thread, set by the host ({@link #rejoinOn}). */
+    private volatile java.util.concurrent.Executor protocolThread = Runnable::run;
 
     /** Sequence number to id of the transaction records stored; null until first needed (read from the table). */
     private TreeMap<Long, TxnId> storedTransactions;
@@ -148,6 +180,8 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private final AtomicInteger cachedKeys = new AtomicInteger();
     private final AtomicLong cacheHits = new AtomicLong();
     private final AtomicLong cacheMisses = new AtomicLong();
+    private final AtomicLong keysLoaded = new AtomicLong();
+    private final AtomicLong synchronousMisses = new AtomicLong();
     private final AtomicLong versionsWritten = new AtomicLong();
     private final AtomicLong versionsRemoved = new AtomicLong();
 
@@ -166,6 +200,12 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         this.writers = new ThreadPoolExecutor(settings.writerThreads(), settings.writerThreads(), 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "fastccs-store-" + self + "-writer-" + threadCount.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.loaders = new ThreadPoolExecutor(settings.loaderThreads(), settings.loaderThreads(), 0, TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "fastccs-store-" + self + "-loader-" + threadCount.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -204,6 +244,15 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             return cached;
         }
         cacheMisses.setOpaque(cacheMisses.getPlain() + 1);
+        synchronousMisses.setOpaque(synchronousMisses.getPlain() + 1);
+        Loading inFlight = loading.get(key);
+        if (inFlight != null) {
+            // Read it here after all (the loaded list will find the key cached and step aside).
+            List<Version> versions = readStoredVersions(key);
+            for (VersionChange change : inFlight.changes) versions = change.applyTo(versions);
+            cachePut(key, versions);
+            return versions;
+        }
         // Take the unapplied changes before reading: a change missing from that list was applied before the read.
         List<VersionChange> unapplied = pending.unappliedChanges(key);
         List<Version> versions = readStoredVersions(key);
@@ -219,6 +268,9 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         if (cached != null) {
             if (VersionChange.containsSequence(cached, version.sequence())) return; // stored (or being stored) already
             cachePut(key, VersionChange.insert(cached, version));
+        } else {
+            Loading inFlight = loading.get(key);
+            if (inFlight != null) inFlight.changes.add(new VersionChange.Put(version));
         }
         PartitionUpdate.SimpleBuilder update = PartitionUpdate.simpleBuilder(versionsTable.metadata(), keyBuffer(key))
                 .timestamp(nextTimestamp());
@@ -257,7 +309,95 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             if (anyBelow) update.addRangeTombstone().start().end(smallestKept).exclEnd();
         }
         submit(new Mutation(update.build()), key, new VersionChange.RemoveOlderThan(newestKept));
+        Loading inFlight = loading.get(key);
+        if (inFlight != null) inFlight.changes.add(new VersionChange.RemoveOlderThan(newestKept));
         versionsRemoved.setOpaque(versionsRemoved.getPlain() + current.size() - kept.size());
+    }
+
+    // ---- loading off the protocol thread ----
+
+    @Override
+    public void rejoinOn(java.util.concurrent.Executor protocolThread) {
+        this.protocolThread = protocolThread;
+    }
+
+    @Override
+    public boolean versionsInMemory(Key key) {
+        if (cache.get(key) != null) return true;
+        load(List.of(key)); // for a later pass
+        return false;
+    }
+
+    @Override
+    public List<Key> notInMemory(java.util.Collection<Key> keys) {
+        List<Key> out = null;
+        for (Key key : keys) {
+            if (cache.get(key) != null) continue;
+            if (out == null) out = new ArrayList<>(keys.size());
+            out.add(key);
+        }
+        return out == null ? List.of() : out;
+    }
+
+    /**
+     * Reads the keys' version lists on a loader thread and caches them on the protocol thread. The changes not yet
+     * applied are taken now, before the read; changes issued while it runs are added as they are issued; on the
+     * protocol thread they are all replayed on what was read, in issue order (see {@link VersionChange}). The
+     * future completes on the protocol thread, right after the last of these keys is cached, so a task chained on
+     * it finds them all in memory. It never completes exceptionally: a key that could not be read is left out,
+     * and {@link #versions} reads it again (and reports the error to the request).
+     */
+    @Override
+    public CompletableFuture<Void> load(java.util.Collection<Key> keys) {
+        List<Key> toRead = new ArrayList<>();
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
+        for (Key key : keys) {
+            if (cache.get(key) != null) continue;
+            Loading inFlight = loading.get(key);
+            if (inFlight == null) {
+                inFlight = new Loading(pending.unappliedChanges(key)); // before the read: see the class comment
+                loading.put(key, inFlight);
+                toRead.add(key);
+            }
+            waits.add(inFlight.done);
+        }
+        if (!toRead.isEmpty()) {
+            try {
+                loaders.execute(() -> readAndRejoin(toRead));
+            } catch (RejectedExecutionException e) {
+                for (Key key : toRead) loading.remove(key).done.complete(null); // closing: versions() reads if asked
+            }
+        }
+        if (waits.isEmpty()) return CompletableFuture.completedFuture(null);
+        return waits.size() == 1 ? waits.get(0) : CompletableFuture.allOf(waits.toArray(new CompletableFuture[0]));
+    }
+
+    private void readAndRejoin(List<Key> keys) {
+        java.util.Map<Key, List<Version>> read = new java.util.HashMap<>();
+        for (Key key : keys) {
+            try {
+                read.put(key, readStoredVersions(key));
+            } catch (Throwable t) {
+                logger.warn("FastCCS store {}: reading the versions of {} failed; the request will read it again", self, key, t);
+                JVMStabilityInspector.inspectThrowable(t);
+            }
+        }
+        protocolThread.execute(() -> install(keys, read));
+    }
+
+    private void install(List<Key> keys, java.util.Map<Key, List<Version>> read) {
+        List<Loading> finished = new ArrayList<>(keys.size());
+        for (Key key : keys) {
+            Loading l = loading.remove(key);
+            if (l == null) continue;
+            finished.add(l);
+            List<Version> versions = read.get(key);
+            if (versions == null || cache.get(key) != null) continue; // failed, or read synchronously meanwhile
+            for (VersionChange change : l.changes) versions = change.applyTo(versions);
+            cachePut(key, versions);
+            keysLoaded.setOpaque(keysLoaded.getPlain() + 1);
+        }
+        for (Loading l : finished) l.done.complete(null);
     }
 
     // ---- transaction records, decisions, snapshot ----
@@ -377,6 +517,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         if (closed) return;
         closed = true;
         writers.shutdown();
+        loaders.shutdown();
         try {
             if (!writers.awaitTermination(1, TimeUnit.MINUTES))
                 logger.warn("FastCCS store {}: {} writes still pending after a minute; closing anyway", self, pending.unappliedCount());
@@ -390,7 +531,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     public Stats stats() {
         return new Stats(cachedKeys.getOpaque(), cacheHits.getOpaque(), cacheMisses.getOpaque(), pending.unappliedCount(),
-                versionsWritten.getOpaque(), versionsRemoved.getOpaque());
+                versionsWritten.getOpaque(), versionsRemoved.getOpaque(), keysLoaded.getOpaque(), synchronousMisses.getOpaque());
     }
 
     /** Rows of {@code fastccs.versions} on this node (a full local scan: for tests and tools, not the hot path). */

@@ -18,6 +18,23 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
      */
     CompletableFuture<Void> whenDurable();
 
+    /** Where {@link #load}ed versions rejoin the caller: the host's protocol thread. Called once, before any load. */
+    default void rejoinOn(java.util.concurrent.Executor protocolThread) {
+    }
+
+    /** The keys among these whose versions are not in memory, so that {@link #versions} would read the disk. */
+    default java.util.List<io.fastccs.protocol.Key> notInMemory(java.util.Collection<io.fastccs.protocol.Key> keys) {
+        return java.util.List.of();
+    }
+
+    /**
+     * Brings the keys' versions into memory without blocking the caller (the protocol thread); the future completes
+     * on the protocol thread once they are there (see {@code CassandraPartitionStore#load}). Never exceptionally.
+     */
+    default CompletableFuture<Void> load(java.util.Collection<io.fastccs.protocol.Key> keys) {
+        return CompletableFuture.completedFuture(null);
+    }
+
     @Override
     void close();
 }

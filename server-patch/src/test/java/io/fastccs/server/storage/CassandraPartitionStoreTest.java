@@ -382,6 +382,125 @@ class CassandraPartitionStoreTest {
         }
     }
 
+    /** A protocol thread the test drives: loaded lists rejoin only when the test runs what is queued. */
+    private static final class ManualThread implements java.util.concurrent.Executor {
+        private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> queued = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+        @Override
+        public void execute(Runnable task) {
+            queued.add(task);
+        }
+
+        /** Runs what is queued until every future is done (loader threads queue their results as they finish). */
+        void runUntilDone(List<CompletableFuture<Void>> futures) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!futures.stream().allMatch(CompletableFuture::isDone)) {
+                Runnable task = queued.poll();
+                if (task != null) task.run();
+                else if (System.nanoTime() > deadline) throw new AssertionError("loads never rejoined");
+                else Thread.sleep(1);
+            }
+        }
+
+        void awaitQueued() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (queued.isEmpty()) {
+                if (System.nanoTime() > deadline) throw new AssertionError("the loader never finished");
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    @Test
+    void missesAreLoadedOffTheProtocolThreadWithWritesIssuedMeanwhile() throws Exception {
+        Key a = uniqueKey("load-a");
+        Key b = uniqueKey("load-b");
+        ManualThread protocol = new ManualThread();
+        try (CassandraPartitionStore store = open(newSelf(), 1)) {
+            store.rejoinOn(protocol);
+            store.putVersion(a, version(1, 1, 0, 0));
+            await(store.whenDurable());
+            store.versions(b); // evicts a
+            long synchronousBefore = store.stats().synchronousMisses();
+            assertThat(store.notInMemory(List.of(a, b))).containsExactly(a);
+
+            CompletableFuture<Void> loaded = store.load(List.of(a));
+            store.putVersion(a, version(2, 2, 0, 0)); // issued while a is being read: must not be lost
+            protocol.awaitQueued();
+            assertThat(loaded).as("completes only on the protocol thread").isNotDone();
+            assertThat(store.notInMemory(List.of(a))).containsExactly(a);
+            protocol.runUntilDone(List.of(loaded));
+
+            assertThat(store.notInMemory(List.of(a))).isEmpty();
+            assertSameVersions(store.versions(a), List.of(version(2, 2, 0, 0), version(1, 1, 0, 0)));
+            assertThat(store.stats().synchronousMisses()).as("no disk read on the protocol thread").isEqualTo(synchronousBefore);
+            assertThat(store.stats().keysLoaded()).isEqualTo(1);
+            assertThat(store.versionsInMemory(a)).isTrue();
+            await(store.whenDurable());
+        }
+    }
+
+    @Test
+    void aSecondLoadOfTheSameKeyJoinsTheFirst() throws Exception {
+        Key a = uniqueKey("join-a");
+        ManualThread protocol = new ManualThread();
+        try (CassandraPartitionStore store = open(newSelf(), 4)) {
+            store.rejoinOn(protocol);
+            CompletableFuture<Void> first = store.load(List.of(a));
+            CompletableFuture<Void> second = store.load(List.of(a));
+            protocol.runUntilDone(List.of(first, second));
+            assertThat(store.stats().keysLoaded()).isEqualTo(1);
+            assertThat(store.versions(a)).isEmpty();
+            assertThat(store.load(List.of(a))).as("cached: nothing to load").isDone();
+        }
+    }
+
+    /** Loads, writes and GC deletions interleaved at random: what is in memory always equals the reference store. */
+    @Test
+    void loadsInterleavedWithWritesMatchTheReferenceStore() throws Exception {
+        Random random = new Random(11);
+        String prefix = "loads-" + UUID.randomUUID() + "-";
+        Key[] keys = new Key[6];
+        for (int i = 0; i < keys.length; i++) keys[i] = Key.of(prefix + i);
+        InMemoryPartitionStore reference = new InMemoryPartitionStore();
+        ManualThread protocol = new ManualThread();
+        List<CompletableFuture<Void>> loads = new ArrayList<>();
+        long issued = 0;
+        try (CassandraPartitionStore store = open(newSelf(), 2)) {
+            store.rejoinOn(protocol);
+            for (int step = 0; step < 1500; step++) {
+                Key key = keys[random.nextInt(keys.length)];
+                int op = random.nextInt(10);
+                if (op < 4) {
+                    long s = ++issued;
+                    Version v = version(s, s, random.nextInt(50), random.nextInt(50));
+                    store.putVersion(key, v);
+                    reference.putVersion(key, v);
+                } else if (op < 5 && store.versionsInMemory(key)) { // as GC does: only keys in memory
+                    List<Version> current = reference.versions(key);
+                    if (!current.isEmpty()) {
+                        Version kept = current.get(random.nextInt(current.size()));
+                        store.removeVersionsOlderThan(key, kept);
+                        reference.removeVersionsOlderThan(key, kept);
+                    }
+                } else if (op < 8) {
+                    loads.add(store.load(List.of(key, keys[random.nextInt(keys.length)])));
+                } else if (op == 8) {
+                    protocol.runUntilDone(loads);
+                    loads.clear();
+                } else if (random.nextBoolean()) {
+                    await(store.whenDurable());
+                }
+                for (Key k : keys)
+                    if (store.notInMemory(List.of(k)).isEmpty())
+                        assertSameVersions(store.versions(k), new ArrayList<>(reference.versions(k)));
+            }
+            protocol.runUntilDone(loads);
+            for (Key k : keys) assertSameVersions(store.versions(k), new ArrayList<>(reference.versions(k)));
+            await(store.whenDurable());
+        }
+    }
+
     private static KeyValue kv(String key, String value) {
         return new KeyValue(Key.of(key), value.getBytes(StandardCharsets.UTF_8));
     }

@@ -50,6 +50,8 @@ public final class LocalCluster {
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
     private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
+    /** How often a start that is still waiting says what it waits for. */
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     private static final int LOG_TAIL_LINES = 25;
     private static final int LOG_LINE_CHARS = 300;
@@ -315,6 +317,7 @@ public final class LocalCluster {
         Set<Integer> pending = new TreeSet<>(nodes);
         Map<Integer, Instant> cqlUpSince = new HashMap<>();
         Map<Integer, String> waitingFor = new HashMap<>();
+        Instant lastReport = Instant.now();
         while (true) {
             for (Iterator<Integer> it = pending.iterator(); it.hasNext(); ) {
                 int node = it.next();
@@ -346,6 +349,12 @@ public final class LocalCluster {
             }
             if (pending.isEmpty())
                 return Duration.between(launchedAt, Instant.now());
+            if (Duration.between(lastReport, Instant.now()).compareTo(PROGRESS_EVERY) >= 0) {
+                int node = pending.iterator().next();
+                progress.accept(String.format("%d of %d node%s serving after %.0f s; node %d waits for %s", nodes.size() - pending.size(),
+                        nodes.size(), nodes.size() == 1 ? "" : "s", secondsSince(launchedAt), node, waitingFor.get(node)));
+                lastReport = Instant.now();
+            }
             if (Instant.now().isAfter(deadline)) {
                 int node = pending.iterator().next();
                 throw new ClusterException(String.format("node%s %s not serving after %.0f s; node %d is waiting for %s.",

@@ -1,5 +1,7 @@
 package io.fastccs.tools.experiment;
 
+import io.fastccs.tools.progress.Progress;
+
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.NodeStatus;
 import io.fastccs.tools.cluster.Ports;
@@ -157,6 +159,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                 e.parameter().equals("threads") ? "varied" : Integer.toString(threads), reps, reps == 1 ? "" : "s");
         List<Row> rows = new ArrayList<>();
         Map<String, Histogram> cdf = new LinkedHashMap<>();
+        int runsTotal = values.size() * reps * e.modes().size(), runsDone = 0;
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {
             csv.println(CSV_HEADER);
             for (String value : values) {
@@ -166,7 +169,11 @@ public final class ExperimentCommand implements Callable<Integer> {
                     for (StressOptions.Mode mode : order) {
                         StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, hosts));
                         o.quiet = true;
-                        System.out.printf("--- %s=%s mode=%s rep %d: %s%n", e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o.describe());
+                        runsDone++;
+                        double elapsed = Duration.between(began, Instant.now()).toMillis() / 1e3;
+                        String left = runsDone > 1 ? ", about " + Progress.duration(elapsed / (runsDone - 1) * (runsTotal - runsDone + 1)) + " left" : "";
+                        System.out.printf("--- run %d of %d (%s elapsed%s) %s=%s mode=%s rep %d: %s%n", runsDone, runsTotal,
+                                Progress.duration(elapsed), left, e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o.describe());
                         CpuMeter cpu = new CpuMeter(nodePids);
                         o.atMeasureStart = cpu::start;
                         o.atMeasureEnd = cpu::stop;

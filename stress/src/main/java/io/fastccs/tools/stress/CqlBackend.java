@@ -122,7 +122,7 @@ public final class CqlBackend implements StressBackend {
 
     /** Every key written once, asynchronously with up to 512 writes in flight; a history transaction per key. */
     @Override
-    public void populate(long from, long to, long firstValue, HistoryRecorder history) throws Exception {
+    public void populate(long from, long to, long firstValue, HistoryRecorder history, java.util.function.LongConsumer written) throws Exception {
         Semaphore inFlight = new Semaphore(512);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         long session = history.newSession();
@@ -132,6 +132,7 @@ public final class CqlBackend implements StressBackend {
             CompletionStage<AsyncResultSet> f = cql.executeAsync(insert(key, value));
             f.whenComplete((rs, e) -> {
                 if (e != null) failure.compareAndSet(null, e);
+                else written.accept(1);
                 inFlight.release();
             });
             // Not atomic with the others, so each key is its own transaction; all complete before the workload starts.

@@ -100,7 +100,7 @@ public final class FastCcsBackend implements StressBackend {
 
     /** {@code populateThreads} sessions writing chunks of 100 keys, one transaction per chunk. */
     @Override
-    public void populate(long from, long to, long firstValue, HistoryRecorder history) throws Exception {
+    public void populate(long from, long to, long firstValue, HistoryRecorder history, java.util.function.LongConsumer written) throws Exception {
         final int chunk = 100;
         ExecutorService pool = Executors.newFixedThreadPool(populateThreads);
         try {
@@ -124,6 +124,7 @@ public final class FastCcsBackend implements StressBackend {
                             st = s.write(keys, values);
                         }
                         history.write(session, keys, values, true);
+                        written.accept(keys.length);
                         if (s.takeReset()) session = history.newSession(); // the session went on without its unconfirmed write
                     }
                     return null;

@@ -31,7 +31,7 @@ public interface StressBackend extends AutoCloseable {
     Session session();
 
     /** Writes every key in [from, to] once, with value {@code firstValue + (key - from)}, as fast as it may. */
-    void populate(long from, long to, long firstValue, HistoryRecorder history) throws Exception;
+    void populate(long from, long to, long firstValue, HistoryRecorder history, java.util.function.LongConsumer written) throws Exception;
 
     @Override
     void close();

@@ -1,5 +1,7 @@
 package io.fastccs.tools.stress;
 
+import io.fastccs.tools.progress.Progress;
+
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.TccChecker;
 import org.HdrHistogram.Histogram;
@@ -22,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class StressRun {
     private static final long MAX_LATENCY_US = TimeUnit.MINUTES.toMicros(10);
+    private static final long QUIET_PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final StressOptions o;
     private final StressBackend backend;
@@ -59,7 +62,9 @@ public final class StressRun {
         if (o.populate) {
             long t0 = System.nanoTime();
             long first = history.reserveValues(o.population.size());
-            backend.populate(o.population.min(), o.population.max(), first, history);
+            try (Progress progress = Progress.start("populate", "keys", o.population.size(), line -> say("%s", line))) {
+                backend.populate(o.population.min(), o.population.max(), first, history, progress::add);
+            }
             say("Populated %,d keys in %.1f s", o.population.size(), (System.nanoTime() - t0) / 1e9);
         }
         remaining.set(o.n > 0 ? o.n : Long.MAX_VALUE);
@@ -104,7 +109,7 @@ public final class StressRun {
         if (!o.quiet) out.printf("%-6s %10s %9s %8s %8s %8s %8s %8s %8s %8s %7s%n", "type", "total ops", "op/s", "mean", "med",
                 ".95", ".99", ".999", "max", "time", "errors");
         long interval = o.logInterval.toNanos(), end = o.n > 0 ? Long.MAX_VALUE : measureStart + o.duration.toNanos();
-        long last = measureStart, lastOps = 0, lastErrors = 0;
+        long last = measureStart, lastOps = 0, lastErrors = 0, lastQuiet = measureStart;
         for (int i = 1; ; i++) {
             long next = Math.min(end, measureStart + i * interval);
             while (clock.nanoTime() < next && !allDone(workers)) clock.sleepUntil(Math.min(next, clock.nanoTime() + 20_000_000L));
@@ -129,6 +134,13 @@ public final class StressRun {
                     (ops - lastOps) / ((now - last) / 1e9), ms(both.getMean()), ms(both.getValueAtPercentile(50)),
                     ms(both.getValueAtPercentile(95)), ms(both.getValueAtPercentile(99)), ms(both.getValueAtPercentile(99.9)),
                     ms(both.getMaxValue()), (now - measureStart) / 1e9, errs - lastErrors);
+            // Quiet runs (inside an experiment) still show they are alive: a short line every few seconds.
+            if (o.quiet && !finished && now - lastQuiet >= QUIET_PROGRESS_NANOS) {
+                double elapsed = (now - measureStart) / 1e9;
+                out.printf(Locale.ROOT, "    %s measured%s, %,.0f op/s so far, %d errors%n", Progress.duration(elapsed),
+                        o.n > 0 ? "" : " of " + Progress.duration(o.duration.toNanos() / 1e9), ops / Math.max(1e-9, elapsed), errs);
+                lastQuiet = now;
+            }
             last = now;
             lastOps = ops;
             lastErrors = errs;

@@ -47,7 +47,7 @@ class HistoryRecordingTest {
             };
         }
 
-        @Override public void populate(long from, long to, long firstValue, HistoryRecorder history) {
+        @Override public void populate(long from, long to, long firstValue, HistoryRecorder history, java.util.function.LongConsumer written) {
             long s = history.newSession();
             for (long k = from; k <= to; k++) {
                 synchronized (store) { store.put(k, firstValue + k - from); }

@@ -58,7 +58,7 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             exit = runWorkloads(cluster.ports());
         } finally {
-            if (keep) System.out.println("cluster left running: bin/fastccs cluster --dir " + clusterDir + " stop");
+            if (keep) System.out.println("cluster left running: bin/fastccs cluster stop --dir " + clusterDir);
             else {
                 System.out.println("stopping the cluster ...");
                 cluster.stop();

@@ -139,7 +139,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                 cluster.stop();
                 cluster.remove();
             } else if (started) {
-                System.out.println("cluster left running: bin/fastccs cluster --dir " + clusterDir + " stop");
+                System.out.println("cluster left running: bin/fastccs cluster stop --dir " + clusterDir);
             }
         }
         return failures();

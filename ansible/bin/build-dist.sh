@@ -3,7 +3,7 @@
 #   target/dist/fastccs-node.tar.gz     lib/ = the jars of server-patch/target/node-classpath.txt (Cassandra 5.0.9
 #                                       and its dependencies) plus lib/fastccs-agent.jar (the plugin)
 #   target/dist/fastccs-node.classpath  those jar names in classpath order (the playbook builds -cp from it)
-#   target/dist/fastccs-client.tar.gz   lib/ = the stress module's jar and its runtime classpath
+#   target/dist/fastccs-client.tar.gz   lib/ = the cli module's jar and its runtime classpath (stress, experiment, read, write, shell)
 #   target/dist/fastccs-client.classpath
 # target/ is relative to ansible/ and ignored by git. The archives are reproducible (sorted names, fixed mtimes and
 # owners, gzip without a timestamp) and replaced only when their content changed, so deploy.yml stays idempotent.
@@ -16,11 +16,11 @@ OUT="${FASTCCS_DIST_DIR:-$ANSIBLE_DIR/target/dist}"
 
 node_cp="$ROOT/server-patch/target/node-classpath.txt"
 agent_jar="$(ls "$ROOT"/server-patch/target/fastccs-server-patch-*-agent.jar 2>/dev/null | head -1 || true)"
-client_cp="$ROOT/stress/target/runtime-classpath.txt"
-client_jar="$(ls "$ROOT"/stress/target/fastccs-stress-*.jar 2>/dev/null | head -1 || true)"
+client_cp="$ROOT/cli/target/runtime-classpath.txt"
+client_jar="$(ls "$ROOT"/cli/target/fastccs-cli-*.jar 2>/dev/null | head -1 || true)"
 for f in "$node_cp" "$agent_jar" "$client_cp" "$client_jar"; do
   if [[ -z "$f" || ! -f "$f" ]]; then
-    echo "build-dist: missing build output ${f:-(agent or stress jar)}; run first: (cd $ROOT && mvn -B -DskipTests package)" >&2
+    echo "build-dist: missing build output ${f:-(agent or cli jar)}; run first: (cd $ROOT && mvn -B -DskipTests package)" >&2
     exit 2
   fi
 done

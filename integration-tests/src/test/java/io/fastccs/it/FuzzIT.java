@@ -34,9 +34,9 @@ import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.wire.MalformedFrameException;
 import io.fastccs.protocol.wire.WireCodec;
 import io.fastccs.tools.cluster.NodeStatus;
-import io.fastccs.tools.nemesis.ClusterView;
-import io.fastccs.tools.nemesis.NemesisWorkload;
-import io.fastccs.tools.nemesis.RawClient;
+import io.fastccs.testkit.ClusterView;
+import io.fastccs.testkit.CheckedWorkload;
+import io.fastccs.testkit.RawClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -254,7 +254,7 @@ class FuzzIT {
         long forgedCommitted = 0, foreignReads = 0, deadClients = 0;
         try (FastCcsClient a = FastCcsClient.builder().addContactPoints(view.fastccsAddresses()).build();
              FastCcsClient b = FastCcsClient.builder().addContactPoints(view.fastccsAddresses()).build()) {
-            NemesisWorkload workload = new NemesisWorkload(view, List.of(a, b), "clock:w:", 6, 60, 3, 0.4, seed);
+            CheckedWorkload workload = new CheckedWorkload(view, List.of(a, b), "clock:w:", 6, 60, 3, 0.4, seed);
             workload.start();
             Random random = new Random(seed);
             java.util.SplittableRandom split = new java.util.SplittableRandom(seed);
@@ -293,7 +293,7 @@ class FuzzIT {
                 workload.stop();
             }
             try (FastCcsClient last = FastCcsClient.builder().addContactPoints(view.fastccsAddresses()).build()) {
-                NemesisWorkload.Result r = workload.finish(last, Duration.ofSeconds(2), null, TestCluster::log);
+                CheckedWorkload.Result r = workload.finish(last, Duration.ofSeconds(2), null, TestCluster::log);
                 ReadResult forged = last.session().read(forgedKeys);
                 long visible = forgedKeys.stream().filter(forged::exists).count();
                 log(String.format("clock workload: %d honest transactions (%d writes acknowledged), %d reads at forged clocks "

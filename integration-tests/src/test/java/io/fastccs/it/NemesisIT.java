@@ -3,7 +3,7 @@ package io.fastccs.it;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.tools.nemesis.NemesisCommand;
 import io.fastccs.tools.nemesis.NemesisRun;
-import io.fastccs.tools.nemesis.NemesisWorkload;
+import io.fastccs.testkit.CheckedWorkload;
 import io.fastccs.tools.nemesis.WaitingBound;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +66,7 @@ class NemesisIT {
         NemesisRun run = new NemesisRun(cluster.local(), cluster.view(), TestCluster::log);
         NemesisRun.Result r = run.run(NemesisRun.Config.defaults(seed, duration).withThreads(6).withKeys(150));
         NemesisCommand.print(r);
-        NemesisWorkload.Result w = r.workload();
+        CheckedWorkload.Result w = r.workload();
 
         for (NemesisRun.Fault f : NemesisRun.Fault.values())
             assertThat(r.faults().get(f)).as("faults of kind %s", f).isPositive();

@@ -1,6 +1,6 @@
 package io.fastccs.it;
 
-import io.fastccs.tools.nemesis.RawClient;
+import io.fastccs.testkit.RawClient;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;

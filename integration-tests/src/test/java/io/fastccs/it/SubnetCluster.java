@@ -3,7 +3,7 @@ package io.fastccs.it;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
-import io.fastccs.tools.nemesis.ClusterView;
+import io.fastccs.testkit.ClusterView;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

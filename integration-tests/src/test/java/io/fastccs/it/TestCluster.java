@@ -4,8 +4,8 @@ import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
-import io.fastccs.tools.nemesis.ClusterView;
-import io.fastccs.tools.nemesis.RawClient;
+import io.fastccs.testkit.ClusterView;
+import io.fastccs.testkit.RawClient;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

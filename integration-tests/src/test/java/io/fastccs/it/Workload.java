@@ -1,6 +1,6 @@
 package io.fastccs.it;
 
-import io.fastccs.tools.nemesis.OutcomeResolver;
+import io.fastccs.testkit.OutcomeResolver;
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
 import io.fastccs.check.Op;

@@ -282,7 +282,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        StressCommand.quietLogging();
+        io.fastccs.tools.cluster.ToolLogging.quiet();
         CommandLine cl = new CommandLine(new ExperimentCommand());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             System.err.println("experiment: " + ex.getMessage());

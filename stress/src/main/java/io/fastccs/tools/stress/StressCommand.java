@@ -39,7 +39,7 @@ public final class StressCommand {
         javax.net.ssl.SSLContext tls = null;
         if (o.truststore != null) {
             try {
-                tls = io.fastccs.tools.cli.Truststore.sslContext(o.truststore, o.truststorePassword);
+                tls = io.fastccs.client.Truststore.sslContext(o.truststore, o.truststorePassword);
             } catch (java.io.IOException | java.security.GeneralSecurityException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("-transport: cannot read the truststore " + o.truststore + ": " + e.getMessage(), e);
             }
@@ -61,18 +61,8 @@ public final class StressCommand {
         }
     }
 
-    public static void quietLogging() {
-        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
-        setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
-    }
-
-    private static void setIfAbsent(String key, String value) {
-        if (System.getProperty(key) == null) System.setProperty(key, value);
-    }
-
     public static void main(String[] args) {
-        quietLogging();
+        io.fastccs.tools.cluster.ToolLogging.quiet();
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
             System.out.println(USAGE);
             System.exit(args.length == 0 ? 2 : 0);

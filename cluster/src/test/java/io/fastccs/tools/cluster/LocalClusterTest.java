@@ -1,0 +1,139 @@
+package io.fastccs.tools.cluster;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What LocalCluster refuses or reports without starting any node. */
+class LocalClusterTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aMissingNodeClasspathSaysToBuildFirst() {
+        StartOptions options = StartOptions.nodes(1).withPlugin(false).withNodeClasspathFile(tmp.resolve("none.txt"));
+
+        assertThatThrownBy(() -> LocalCluster.at(tmp.resolve("c")).start(options))
+                .isInstanceOf(ClusterException.class).hasMessageContaining("run mvn -DskipTests install first");
+    }
+
+    @Test
+    void aMissingAgentSaysToBuildFirstOrGoWithoutThePlugin() throws IOException {
+        StartOptions options = StartOptions.nodes(1).withNodeClasspathFile(classpathFile())
+                .withAgentJar(tmp.resolve("agent.jar"));
+
+        assertThatThrownBy(() -> LocalCluster.at(tmp.resolve("c")).start(options))
+                .isInstanceOf(ClusterException.class).hasMessageContaining("run mvn -DskipTests install")
+                .hasMessageContaining("--no-plugin");
+    }
+
+    @Test
+    void aJarMissingFromTheClasspathIsNamed() throws IOException {
+        Path file = tmp.resolve("cp.txt");
+        Files.writeString(file, tmp.resolve("gone.jar").toString());
+        StartOptions options = StartOptions.nodes(1).withPlugin(false).withNodeClasspathFile(file);
+
+        assertThatThrownBy(() -> LocalCluster.at(tmp.resolve("c")).start(options)).hasMessageContaining("gone.jar");
+    }
+
+    @Test
+    void aJdkOtherThan11Or17IsRefused() throws IOException {
+        Path jdk = tmp.resolve("jdk25");
+        Files.createDirectories(jdk.resolve("bin"));
+        Path java = Files.createFile(jdk.resolve("bin/java"));
+        java.toFile().setExecutable(true);
+        Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+        StartOptions options = StartOptions.nodes(1).withPlugin(false).withNodeClasspathFile(classpathFile()).withJava(java);
+
+        assertThatThrownBy(() -> LocalCluster.at(tmp.resolve("c")).start(options)).hasMessageContaining("is JDK 25");
+    }
+
+    @Test
+    void aDirectoryThatIsNotAClusterIsNeitherUsedNorDeleted() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("precious"));
+        Files.writeString(dir.resolve("notes.txt"), "keep me");
+        StartOptions options = StartOptions.nodes(1).withPlugin(false).withNodeClasspathFile(classpathFile());
+
+        assertThatThrownBy(() -> LocalCluster.at(dir).start(options)).hasMessageContaining("not a cluster directory");
+        assertThatThrownBy(() -> LocalCluster.at(dir).remove()).hasMessageContaining("not deleting");
+        assertThat(dir.resolve("notes.txt")).exists();
+    }
+
+    @Test
+    void aStoppedClusterStartsAgainOnItsOwnSubnetAndRefusesAnother() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("on-subnet-5"));
+        Path classpath = classpathFile();
+        new ClusterState(2, Ports.forSubnet(5), false, "256M", "768M", Path.of("/j"), classpath, null, java.util.Map.of())
+                .save(dir.resolve(ClusterState.FILE_NAME));
+        LocalCluster cluster = LocalCluster.at(dir);
+        assertThat(cluster.ports().address(2)).isEqualTo("127.0.5.2");
+
+        StartOptions elsewhere = StartOptions.nodes(2).onSubnet(7).withPlugin(false).withNodeClasspathFile(classpath);
+        assertThatThrownBy(() -> cluster.start(elsewhere)).isInstanceOf(ClusterException.class)
+                .hasMessageContaining("subnet 5 (127.0.5.k), not 7");
+        assertThat(StartOptions.nodes(2).subnet()).as("no subnet given: the cluster's own").isEqualTo(StartOptions.SAME_SUBNET);
+    }
+
+    @Test
+    void operationsOnNoClusterSaySo() {
+        LocalCluster cluster = LocalCluster.at(tmp.resolve("none"));
+
+        assertThat(cluster.exists()).isFalse();
+        assertThatThrownBy(cluster::status).hasMessageContaining("no cluster in");
+        assertThatThrownBy(() -> cluster.kill(1)).hasMessageContaining("no cluster in");
+    }
+
+    @Test
+    void theRepositoryRootIsFoundFromTheBuildOutput() {
+        assertThat(LocalCluster.repoRoot()).hasValueSatisfying(root -> {
+            assertThat(root.resolve("server-patch")).isDirectory();
+            assertThat(root.resolve("cluster/pom.xml")).isRegularFile();
+            assertThat(LocalCluster.defaultDir()).isEqualTo(root.resolve(".cluster"));
+            assertThat(LocalCluster.defaultNodeClasspathFile()).isEqualTo(root.resolve("server-patch/target/node-classpath.txt"));
+            assertThat(LocalCluster.defaultAgentJar().getParent()).isEqualTo(root.resolve("server-patch/target"));
+            assertThat(LocalCluster.defaultAgentJar().getFileName().toString()).startsWith("fastccs-server-patch-").endsWith("-agent.jar");
+        });
+    }
+
+    @Test
+    void pluginLinesAreTheEntriesNamingFastCcsWithTheirStackTraces() throws IOException {
+        Path logs = Files.createDirectories(tmp.resolve("c/node1/logs"));
+        Files.writeString(logs.resolve("system.log"), String.join("\n",
+                "INFO  [main] 2026-01-01 00:00:00,000 YamlConfigurationLoader.java:103 - Configuration location: file:/x/fastccs",
+                "INFO  [main] 2026-01-01 00:00:01,000 Config.java:1371 - Node configuration:[cluster_name=fastccs]",
+                "INFO  [main] 2026-01-01 00:00:02,000 ColumnFamilyStore.java:502 - Initializing /tmp/fastccs-it/system.local",
+                "ERROR [fastccs-starter] 2026-01-01 00:00:03,000 FastCcsAgent.java:40 - FastCCS failed to start",
+                "java.lang.ClassNotFoundException: io.fastccs.server.Missing",
+                "\tat io.fastccs.server.FastCcsAgent.start(FastCcsAgent.java:37)",
+                "INFO  [main] 2026-01-01 00:00:04,000 StorageService.java:1 - Node is NORMAL",
+                ""));
+
+        String lines = LocalCluster.at(tmp.resolve("c")).pluginLogLines(1);
+
+        assertThat(lines).contains("FastCCS failed to start", "ClassNotFoundException", "FastCcsAgent.java:37")
+                .doesNotContain("Configuration location", "Node configuration", "Initializing", "NORMAL");
+    }
+
+    @Test
+    void logTailsShowTheLatestLaunchOnly() throws IOException {
+        Path logs = Files.createDirectories(tmp.resolve("c/node1/logs"));
+        Files.writeString(logs.resolve("stdout.log"), String.join("\n",
+                "---- fastccs cluster: launch one", "old failure", "---- fastccs cluster: launch two", "new failure", ""));
+
+        String tails = LocalCluster.at(tmp.resolve("c")).logTails(1);
+
+        assertThat(tails).contains("new failure").doesNotContain("old failure");
+    }
+
+    /** A classpath file naming one jar that exists. */
+    private Path classpathFile() throws IOException {
+        Path jar = Files.writeString(tmp.resolve("some.jar"), "");
+        return Files.writeString(tmp.resolve("cp-ok.txt"), jar.toString());
+    }
+}

@@ -1,0 +1,463 @@
+package io.fastccs.testkit;
+
+import io.fastccs.check.CheckResult;
+import io.fastccs.check.History;
+import io.fastccs.check.Op;
+import io.fastccs.check.PlumeText;
+import io.fastccs.check.TccChecker;
+import io.fastccs.check.Txn;
+import io.fastccs.client.CausalSession;
+import io.fastccs.client.FastCcsClient;
+import io.fastccs.client.FastCcsException;
+import io.fastccs.client.ReadResult;
+import io.fastccs.client.WriteResult;
+import io.fastccs.client.WriteTimeoutException;
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.WriteRequest;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * Closed-loop causal sessions over real clients that record a history for the TCC checker, plus writes of "dead
+ * clients" (a raw write request sent to a proper subset of its participants, then the connection closed). Values are
+ * unique per key (one counter, never 0), reads record what they returned (0 for none), and every write ends in the
+ * history as committed or aborted: confirmed writes as committed; writes the client could not confirm and dead
+ * clients' writes are settled by asking their coordinator ({@link OutcomeResolver}) before the history is built, and
+ * the final reads and the checker then show whether that answer was right. A session whose write was not confirmed
+ * goes on as a new session of the history, since its guarantees no longer cover that write.
+ *
+ * <p>Key {@code i} of the history is the store key {@code prefix + i}; value {@code v} is stored as its decimal text.
+ */
+public final class CheckedWorkload {
+    public static final long FINAL_SESSION = 0;
+    private static final int FINAL_READ_BATCH = 50;
+
+    /** One transaction as the history shows it. */
+    private static final class Recorded {
+        final long txnId;
+        final long session;
+        final boolean write;
+        final List<Op> ops = new ArrayList<>();
+        volatile Outcome outcome; // null while unknown
+        volatile long[] commitClock;
+        volatile boolean acknowledged;
+        volatile String transactionId;
+
+        Recorded(long txnId, long session, boolean write) {
+            this.txnId = txnId;
+            this.session = session;
+            this.write = write;
+        }
+    }
+
+    /** What the run and its checks found. */
+    public record Result(long readsAttempted, long readsOk, long writesAttempted, long writesAcknowledged,
+                         long writesAbortedKnown, long unknownCommitted, long unknownAborted, long unknownUnsettled,
+                         long deadClientCommitted, long deadClientAborted, long deadClientUnsettled,
+                         long historySessions, long keysWritten, CheckResult check, List<String> violations,
+                         long lostAcknowledged, Map<String, Long> errors) {
+        public long transactions() {
+            return readsOk + writesAttempted;
+        }
+
+        public long unknown() {
+            return unknownCommitted + unknownAborted + unknownUnsettled;
+        }
+    }
+
+    private final ClusterView cluster;
+    private final List<FastCcsClient> clients;
+    private final String prefix;
+    private final int sessions;
+    private final int keyCount;
+    private final int keysPerTxn;
+    private final double writeFraction;
+    private final long seed;
+    private final OutcomeResolver resolver;
+
+    private final AtomicLong nextValue = new AtomicLong(1);
+    private final AtomicLong nextTxn = new AtomicLong(1);
+    private final AtomicLong nextSession = new AtomicLong(FINAL_SESSION + 1);
+    private final AtomicLong deadClientIds = new AtomicLong();
+    private final long deadClientId;
+    private final Map<Long, List<Recorded>> logs = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final LongAdder readsAttempted = new LongAdder(), readsOk = new LongAdder();
+    private final LongAdder writesAttempted = new LongAdder(), writesAcknowledged = new LongAdder(), writesAbortedKnown = new LongAdder();
+    private final LongAdder unknownCommitted = new LongAdder(), unknownAborted = new LongAdder(), unknownSubmitted = new LongAdder();
+    private final LongAdder unknownKnownClock = new LongAdder();
+    private final LongAdder deadCommitted = new LongAdder(), deadAborted = new LongAdder(), deadSubmitted = new LongAdder();
+    private final List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean stop;
+
+    public CheckedWorkload(ClusterView cluster, List<FastCcsClient> clients, String prefix, int sessions, int keyCount,
+                           int keysPerTxn, double writeFraction, long seed) {
+        this.cluster = cluster;
+        this.clients = clients;
+        this.prefix = prefix;
+        this.sessions = sessions;
+        this.keyCount = keyCount;
+        this.keysPerTxn = Math.min(keysPerTxn, keyCount);
+        this.writeFraction = writeFraction;
+        this.seed = seed;
+        this.resolver = new OutcomeResolver(cluster);
+        this.deadClientId = new SplittableRandom(seed ^ 0x5DEECE66DL).nextLong() | 1L << 62;
+    }
+
+    public String key(long k) {
+        return prefix + k;
+    }
+
+    public void start() {
+        for (int i = 0; i < sessions; i++) {
+            int index = i;
+            Thread t = new Thread(() -> runSession(index), "nemesis-session-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    public long transactionsAttempted() {
+        return readsAttempted.sum() + writesAttempted.sum();
+    }
+
+    /** Stops the sessions after their current transaction. */
+    public void stop() throws InterruptedException {
+        stop = true;
+        for (Thread t : threads) {
+            t.join(60_000);
+            if (t.isAlive()) throw new IllegalStateException(t.getName() + " did not stop within 60 s");
+        }
+    }
+
+    private long newSession() {
+        long id = nextSession.getAndIncrement();
+        logs.put(id, Collections.synchronizedList(new ArrayList<>()));
+        return id;
+    }
+
+    private void runSession(int index) {
+        FastCcsClient client = clients.get(index % clients.size());
+        CausalSession session = client.session();
+        long sessionId = newSession();
+        SplittableRandom random = new SplittableRandom(seed * 31 + index);
+        while (!stop) {
+            long[] keys = pickKeys(random);
+            boolean write = random.nextDouble() < writeFraction;
+            boolean ok;
+            try {
+                if (write) {
+                    ok = write(session, sessionId, keys);
+                    if (session.hasUnconfirmedWrite()) {
+                        session.continueWithoutUnconfirmedWrite();
+                        sessionId = newSession();
+                    }
+                } else {
+                    ok = read(session, sessionId, keys);
+                }
+            } catch (RuntimeException e) {
+                unexpected.add(e.toString());
+                count(e.getClass().getSimpleName() + " (unexpected)");
+                ok = false;
+            }
+            if (!ok) pause(50); // a partition is down or paused: no hot loop on instant failures
+        }
+    }
+
+    private long[] pickKeys(SplittableRandom random) {
+        TreeSet<Long> chosen = new TreeSet<>();
+        while (chosen.size() < keysPerTxn) chosen.add((long) random.nextInt(keyCount));
+        List<Long> shuffled = new ArrayList<>(chosen);
+        Collections.shuffle(shuffled, new java.util.Random(random.nextLong()));
+        return shuffled.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private boolean read(CausalSession session, long sessionId, long[] keys) {
+        readsAttempted.increment();
+        List<String> names = new ArrayList<>(keys.length);
+        for (long k : keys) names.add(key(k));
+        ReadResult r;
+        try {
+            r = session.read(names);
+        } catch (FastCcsException e) {
+            count("read: " + e.getClass().getSimpleName());
+            return false;
+        }
+        Recorded rec = new Recorded(nextTxn.getAndIncrement(), sessionId, false);
+        for (long k : keys) {
+            String v = r.getString(key(k));
+            rec.ops.add(Op.read(k, v == null ? 0 : Long.parseLong(v)));
+        }
+        rec.outcome = Outcome.COMMITTED;
+        logs.get(sessionId).add(rec);
+        readsOk.increment();
+        return true;
+    }
+
+    private boolean write(CausalSession session, long sessionId, long[] keys) {
+        writesAttempted.increment();
+        Recorded rec = new Recorded(nextTxn.getAndIncrement(), sessionId, true);
+        Map<String, String> writes = new LinkedHashMap<>();
+        for (long k : keys) {
+            long v = nextValue.getAndIncrement();
+            writes.put(key(k), Long.toString(v));
+            rec.ops.add(Op.write(k, v));
+        }
+        logs.get(sessionId).add(rec);
+        try {
+            WriteResult w = session.write(writes);
+            rec.transactionId = w.transactionId();
+            rec.commitClock = w.commitClock();
+            rec.acknowledged = true;
+            rec.outcome = Outcome.COMMITTED;
+            writesAcknowledged.increment();
+            return true;
+        } catch (WriteTimeoutException e) {
+            count("write: WriteTimeoutException(" + e.outcome() + ")");
+            rec.transactionId = e.transactionId();
+            switch (e.outcome()) {
+                case ABORTED -> {
+                    rec.outcome = Outcome.ABORTED;
+                    writesAbortedKnown.increment();
+                }
+                case COMMITTED_UNCONFIRMED, UNKNOWN -> {
+                    // The client could not know the outcome (a known commit without its clock counts too: the
+                    // clock is needed to check that no acknowledged write was lost): ask the coordinator.
+                    if (e.commitClock() != null) {
+                        rec.commitClock = e.commitClock();
+                        rec.outcome = Outcome.COMMITTED;
+                        unknownCommitted.increment();
+                        unknownKnownClock.increment();
+                    } else {
+                        unknownSubmitted.increment();
+                        resolver.resolve(OutcomeResolver.parse(e.transactionId()), e.coordinator(), (outcome, clock) -> {
+                            rec.commitClock = clock;
+                            rec.outcome = outcome;
+                            (outcome == Outcome.COMMITTED ? unknownCommitted : unknownAborted).increment();
+                        });
+                    }
+                }
+            }
+            return false;
+        } catch (FastCcsException e) {
+            // Refused before it was sent, or by a participant before it prepared: aborted for sure (see the API).
+            count("write: " + e.getClass().getSimpleName());
+            rec.outcome = Outcome.ABORTED;
+            writesAbortedKnown.increment();
+            return false;
+        }
+    }
+
+    /**
+     * A client that dies in the middle of a write-only transaction: picks keys on at least two partitions, sends the
+     * write request to a random non-empty proper subset of the participants, and closes its connections. Returns a
+     * description, or null if the keys happened to fall on one partition (nothing sent).
+     */
+    public String deadClientWrite(SplittableRandom random) {
+        int n = cluster.nodes();
+        if (n < 2) return null;
+        long[] keys = null;
+        TreeMap<Integer, List<Long>> byPartition = new TreeMap<>();
+        for (int attempt = 0; attempt < 20 && byPartition.size() < 2; attempt++) {
+            keys = pickKeys(random);
+            byPartition.clear();
+            for (long k : keys) byPartition.computeIfAbsent(cluster.ownerOf(key(k)), x -> new ArrayList<>()).add(k);
+        }
+        if (byPartition.size() < 2) return null;
+        List<Integer> participants = new ArrayList<>(byPartition.keySet());
+        int coordinator = participants.get(random.nextInt(participants.size()));
+        List<Integer> subset = new ArrayList<>();
+        while (subset.isEmpty() || subset.size() == participants.size()) {
+            subset.clear();
+            for (int p : participants) if (random.nextBoolean()) subset.add(p);
+        }
+        TxnId txnId = new TxnId(deadClientId, deadClientIds.incrementAndGet());
+        long session = newSession();
+        Recorded rec = new Recorded(nextTxn.getAndIncrement(), session, true);
+        Map<Long, Long> values = new HashMap<>();
+        for (long k : keys) {
+            long v = nextValue.getAndIncrement();
+            values.put(k, v);
+            rec.ops.add(Op.write(k, v));
+        }
+        rec.transactionId = txnId.toString();
+        logs.get(session).add(rec);
+        writesAttempted.increment();
+        List<RawClient> open = new ArrayList<>();
+        int sent = 0;
+        try {
+            for (int p : subset) {
+                List<KeyValue> writes = new ArrayList<>();
+                for (long k : byPartition.get(p))
+                    writes.add(new KeyValue(Key.of(key(k)), Long.toString(values.get(k)).getBytes(StandardCharsets.UTF_8)));
+                try {
+                    RawClient c = cluster.connect(cluster.nodeOfPartition(p), Duration.ofSeconds(2));
+                    open.add(c);
+                    c.send(new WriteRequest(txnId.sequence(), txnId, coordinator, participants, writes, VectorClock.zero(n)));
+                    sent++;
+                } catch (IOException e) {
+                    count("dead client: could not reach partition " + p);
+                }
+            }
+            pause(30); // let the nodes read the requests before the client "dies"
+        } finally {
+            open.forEach(RawClient::close);
+        }
+        deadSubmitted.increment();
+        resolver.resolve(txnId, coordinator, (outcome, clock) -> {
+            rec.commitClock = clock;
+            rec.outcome = outcome;
+            (outcome == Outcome.COMMITTED ? deadCommitted : deadAborted).increment();
+        });
+        return "dead client " + txnId + ": participants " + participants + ", coordinator " + coordinator
+                + ", request sent to " + subset + " (" + sent + " delivered)";
+    }
+
+    /**
+     * Records a read made outside the sessions (a raw client's), as a session of its own, so the checker verifies that
+     * it returned a committed value: never an aborted or pending one, never one nobody wrote.
+     */
+    public void recordForeignRead(long key, long value) {
+        long session = newSession();
+        Recorded rec = new Recorded(nextTxn.getAndIncrement(), session, false);
+        rec.ops.add(Op.read(key, value));
+        rec.outcome = Outcome.COMMITTED;
+        logs.get(session).add(rec);
+    }
+
+    public int keyCount() {
+        return keyCount;
+    }
+
+    private void count(String type) {
+        errors.computeIfAbsent(type, x -> new LongAdder()).increment();
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * After {@link #stop()} and once the cluster is whole again: waits for the unknown outcomes, reads every written key
+     * from a fresh session (the final session), checks the history with the TCC checker and checks that the newest
+     * committed write of every key, by the arbitration order of commit clocks, is what the final read returned.
+     */
+    public Result finish(FastCcsClient client, Duration settle, Path historyFile, Consumer<String> log)
+            throws InterruptedException, IOException {
+        long left = resolver.awaitAll(Duration.ofSeconds(120));
+        resolver.close();
+        List<String> violations = new ArrayList<>();
+        if (left > 0) violations.add(left + " writes still have no known outcome after 120 s of asking their coordinators");
+        if (!unexpected.isEmpty()) violations.add("unexpected exceptions: " + unexpected.subList(0, Math.min(5, unexpected.size())));
+        Thread.sleep(settle.toMillis());
+
+        TreeSet<Long> written = new TreeSet<>();
+        for (List<Recorded> log2 : logs.values())
+            synchronized (log2) {
+                for (Recorded r : log2) if (r.write) for (Op op : r.ops) written.add(op.key());
+            }
+        List<Long> all = new ArrayList<>(written);
+        CausalSession finalSession = client.session();
+        List<Recorded> finalLog = new ArrayList<>();
+        Map<Long, Long> finalValues = new HashMap<>();
+        for (int from = 0; from < all.size(); from += FINAL_READ_BATCH) {
+            List<Long> batch = all.subList(from, Math.min(all.size(), from + FINAL_READ_BATCH));
+            List<String> names = batch.stream().map(this::key).toList();
+            ReadResult r = null;
+            for (int attempt = 1; r == null; attempt++) {
+                try {
+                    r = finalSession.read(names);
+                } catch (FastCcsException e) {
+                    if (attempt >= 60) throw e;
+                    log.accept("final read: " + e.getClass().getSimpleName() + ", again in 1 s");
+                    Thread.sleep(1_000);
+                }
+            }
+            Recorded rec = new Recorded(nextTxn.getAndIncrement(), FINAL_SESSION, false);
+            for (long k : batch) {
+                String v = r.getString(key(k));
+                long value = v == null ? 0 : Long.parseLong(v);
+                rec.ops.add(Op.read(k, value));
+                finalValues.put(k, value);
+            }
+            rec.outcome = Outcome.COMMITTED;
+            finalLog.add(rec);
+        }
+        logs.put(FINAL_SESSION, finalLog);
+
+        History.Builder history = History.builder().finalSession(FINAL_SESSION);
+        Map<Long, Recorded> newestCommitted = new HashMap<>();
+        for (List<Recorded> log2 : new TreeMap<>(logs).values()) {
+            for (Recorded r : log2) {
+                Outcome outcome = r.outcome;
+                if (r.write && outcome == null) {
+                    violations.add("write " + r.transactionId + " (history txn " + r.txnId + ") has no known outcome");
+                    outcome = Outcome.ABORTED;
+                }
+                boolean committed = outcome == Outcome.COMMITTED;
+                history.add(new Txn(r.txnId, r.session, committed, r.ops));
+                if (!r.write || !committed) continue;
+                if (r.commitClock == null) {
+                    violations.add("committed write " + r.transactionId + " without a commit clock");
+                    continue;
+                }
+                for (Op op : r.ops) {
+                    Recorded best = newestCommitted.get(op.key());
+                    if (best == null || VectorClock.compareArbitration(VectorClock.of(best.commitClock),
+                            VectorClock.of(r.commitClock)) < 0)
+                        newestCommitted.put(op.key(), r);
+                }
+            }
+        }
+        long lostAcknowledged = 0;
+        for (Map.Entry<Long, Recorded> e : new TreeMap<>(newestCommitted).entrySet()) {
+            long k = e.getKey();
+            Recorded w = e.getValue();
+            long expected = 0;
+            for (Op op : w.ops) if (op.key() == k) expected = op.value();
+            long got = finalValues.getOrDefault(k, 0L);
+            if (got != expected) {
+                if (w.acknowledged) lostAcknowledged++;
+                violations.add("key " + key(k) + ": the final read returned " + got + " but the newest committed write is "
+                        + w.transactionId + " (clock " + VectorClock.of(w.commitClock) + ") with " + expected
+                        + (w.acknowledged ? ": an acknowledged write was lost" : ""));
+            }
+        }
+        History h = history.build();
+        if (historyFile != null) PlumeText.write(h, historyFile);
+        CheckResult check = TccChecker.check(h);
+        Map<String, Long> errorCounts = new TreeMap<>();
+        errors.forEach((k, v) -> errorCounts.put(k, v.sum()));
+        long unknownUnsettled = unknownSubmitted.sum() - (unknownCommitted.sum() - unknownKnownClock.sum() + unknownAborted.sum());
+        return new Result(readsAttempted.sum(), readsOk.sum(), writesAttempted.sum(), writesAcknowledged.sum(),
+                writesAbortedKnown.sum(), unknownCommitted.sum(), unknownAborted.sum(), Math.max(0, unknownUnsettled),
+                deadCommitted.sum(), deadAborted.sum(), deadSubmitted.sum() - deadCommitted.sum() - deadAborted.sum(),
+                logs.size() - 1, written.size(), check, violations, lostAcknowledged, errorCounts);
+    }
+}

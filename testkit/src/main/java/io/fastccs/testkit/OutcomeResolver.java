@@ -1,0 +1,122 @@
+package io.fastccs.testkit;
+
+import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.OutcomeQuery;
+import io.fastccs.protocol.messages.OutcomeReply;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+
+/**
+ * Settles writes whose outcome the client could not know: asks the write's coordinator ({@code OutcomeQuery} over a
+ * raw connection) at once and then every 250 ms until the answer is COMMITTED or ABORTED. Coordinators keep decisions
+ * for {@code decision_retention} (60 s by default), so asking at once matters; a coordinator that is down, paused or
+ * restarting is asked again once it answers.
+ */
+public final class OutcomeResolver implements AutoCloseable {
+    private record Pending(TxnId txnId, int coordinator, BiConsumer<Outcome, long[]> onDecided) {
+    }
+
+    private final ClusterView cluster;
+    private final ConcurrentLinkedQueue<Pending> submitted = new ConcurrentLinkedQueue<>();
+    private final List<Pending> pending = new ArrayList<>();
+    private final Map<Integer, RawClient> connections = new HashMap<>();
+    private final AtomicLong requestIds = new AtomicLong(1_000_000);
+    private final AtomicLong unresolved = new AtomicLong();
+    private final AtomicLong queries = new AtomicLong();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    public OutcomeResolver(ClusterView cluster) {
+        this.cluster = cluster;
+        this.thread = new Thread(this::run, "outcome-resolver");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** Asks until decided; {@code onDecided} gets the outcome and, if committed, the commit clock. */
+    public void resolve(TxnId txnId, int coordinator, BiConsumer<Outcome, long[]> onDecided) {
+        if (coordinator < 0) throw new IllegalArgumentException("write " + txnId + " names no coordinator");
+        unresolved.incrementAndGet();
+        submitted.add(new Pending(txnId, coordinator, onDecided));
+    }
+
+    public long unresolved() {
+        return unresolved.get();
+    }
+
+    public long queries() {
+        return queries.get();
+    }
+
+    /** Waits until every submitted write has an outcome, or {@code timeout} passed; returns how many are left. */
+    public long awaitAll(Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (unresolved.get() > 0 && Instant.now().isBefore(deadline)) Thread.sleep(100);
+        return unresolved.get();
+    }
+
+    /** {@code WriteResult#transactionId()}: the client id in hex, a colon, the counter. */
+    public static TxnId parse(String transactionId) {
+        int colon = transactionId.indexOf(':');
+        return new TxnId(Long.parseUnsignedLong(transactionId.substring(0, colon), 16),
+                Long.parseLong(transactionId.substring(colon + 1)));
+    }
+
+    private void run() {
+        while (!closed) {
+            for (Pending p; (p = submitted.poll()) != null; ) pending.add(p);
+            for (var it = pending.iterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                OutcomeReply reply = ask(p);
+                if (reply != null && reply.outcome() != Outcome.UNDECIDED) {
+                    p.onDecided().accept(reply.outcome(), reply.commitClock() == null ? null : reply.commitClock().toArray());
+                    it.remove();
+                    unresolved.decrementAndGet();
+                }
+            }
+            try {
+                Thread.sleep(pending.isEmpty() ? 20 : 250);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private OutcomeReply ask(Pending p) {
+        int node = cluster.nodeOfPartition(p.coordinator());
+        try {
+            RawClient c = connections.get(node);
+            if (c == null) {
+                c = cluster.connect(node, Duration.ofSeconds(2));
+                connections.put(node, c);
+            }
+            queries.incrementAndGet();
+            Message m = c.exchange(new OutcomeQuery(requestIds.incrementAndGet(), p.txnId()));
+            if (m instanceof OutcomeReply r && r.txnId().equals(p.txnId())) return r;
+            return null; // a refusal or a stale reply says nothing about the outcome: ask again
+        } catch (IOException e) {
+            RawClient c = connections.remove(node);
+            if (c != null) c.close();
+            return null; // the coordinator is down, paused or restarting: ask again later
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        thread.interrupt();
+        thread.join(5_000);
+        connections.values().forEach(RawClient::close);
+    }
+}

@@ -1,0 +1,133 @@
+package io.fastccs.testkit;
+
+import io.fastccs.protocol.messages.Hello;
+import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.wire.MalformedFrameException;
+import io.fastccs.protocol.wire.WireCodec;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+
+/**
+ * A blocking FastCCS connection over a plain socket, for what no well-behaved client does: a write sent to some of
+ * its participants only, outcome queries, hostile frames. Each frame is a 4-byte big-endian length and the
+ * {@link WireCodec} bytes.
+ */
+public final class RawClient implements AutoCloseable {
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    private HelloReply hello;
+
+    private RawClient(InetSocketAddress address, Duration timeout) throws IOException {
+        socket = new Socket();
+        try {
+            socket.connect(address, (int) timeout.toMillis());
+            socket.setSoTimeout((int) timeout.toMillis());
+            socket.setTcpNoDelay(true);
+            in = new DataInputStream(socket.getInputStream());
+            out = new DataOutputStream(socket.getOutputStream());
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** Connects and shakes hands as a client. */
+    public static RawClient open(InetSocketAddress address, Duration timeout) throws IOException {
+        RawClient c = new RawClient(address, timeout);
+        try {
+            Message reply = c.exchange(Hello.client(null, null));
+            if (!(reply instanceof HelloReply h)) throw new IOException(address + " answered the Hello with " + reply);
+            c.hello = h;
+            return c;
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** Connects without a handshake. */
+    public static RawClient openBare(InetSocketAddress address, Duration timeout) throws IOException {
+        return new RawClient(address, timeout);
+    }
+
+    public HelloReply hello() {
+        return hello;
+    }
+
+    public void setTimeout(Duration timeout) throws IOException {
+        socket.setSoTimeout((int) timeout.toMillis());
+    }
+
+    public void send(Message m) throws IOException {
+        sendFrame(WireCodec.encode(m));
+    }
+
+    /** Sends {@code frame} with a correct length prefix, whatever its content. */
+    public void sendFrame(byte[] frame) throws IOException {
+        out.writeInt(frame.length);
+        out.write(frame);
+        out.flush();
+    }
+
+    /** Writes bytes as they are, length prefix included (or not). */
+    public void sendBytes(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** Half-closes: the node sees the end of the stream. */
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    public Message receive() throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > (16 << 20)) throw new IOException("the node sent a frame of " + length + " bytes");
+        byte[] frame = new byte[length];
+        in.readFully(frame);
+        try {
+            return WireCodec.decode(frame);
+        } catch (MalformedFrameException e) {
+            throw new IOException("the node sent a malformed frame", e);
+        }
+    }
+
+    public Message exchange(Message request) throws IOException {
+        send(request);
+        return receive();
+    }
+
+    /**
+     * Whether the node closed the connection within the socket timeout; frames it sends before closing (an error
+     * reply) are skipped.
+     */
+    public boolean closedByNode() throws IOException {
+        try {
+            while (true) receive();
+        } catch (EOFException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true; // reset
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}

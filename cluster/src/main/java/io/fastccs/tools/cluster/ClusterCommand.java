@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
         description = "Starts, inspects and stops a local Cassandra 5.0.9 cluster: node k listens on 127.0.S.k "
                 + "(S the subnet, 0 unless --subnet; CQL 9042, FastCCS 9142, JMX 127.0.0.1:7199+300S+k), runs from the Maven jars the server-patch module "
                 + "lists, and loads the FastCCS plugin unless told not to. State lives in the cluster directory, so "
-                + "each subcommand is a separate invocation. Build first: mvn -DskipTests install.",
+                + "each subcommand is a separate invocation. bin/fastccs builds the project first when needed (mvn -DskipTests package).",
         subcommands = {ClusterCommand.Start.class, ClusterCommand.Status.class, ClusterCommand.Stop.class,
                 ClusterCommand.Kill.class, ClusterCommand.Restart.class, ClusterCommand.Nodetool.class,
                 ClusterCommand.Remove.class})

@@ -190,7 +190,7 @@ public final class LocalCluster {
         if (options.plugin()) {
             agentJar = absolute(options.agentJar() != null ? options.agentJar() : defaultAgentJar());
             if (!Files.isRegularFile(agentJar))
-                throw new ClusterException("the FastCCS agent " + agentJar + " is missing: run mvn -DskipTests install "
+                throw new ClusterException("the FastCCS agent " + agentJar + " is missing: run mvn -B -DskipTests package "
                         + "first, or start without the plugin (--no-plugin)");
         }
         Path java = checkedJava(options.java() != null ? options.java() : defaultJava());
@@ -254,7 +254,7 @@ public final class LocalCluster {
             throw new ClusterException("node " + node + " has no configuration in " + layout.confDir(node));
         String classpath = readNodeClasspath(state.nodeClasspathFile());
         if (state.plugin() && !Files.isRegularFile(state.agentJar()))
-            throw new ClusterException("the FastCCS agent " + state.agentJar() + " is missing: run mvn -DskipTests install first");
+            throw new ClusterException("the FastCCS agent " + state.agentJar() + " is missing: run mvn -B -DskipTests package first (bin/fastccs builds by itself)");
         checkPortsFree(state, node);
         Instant launchedAt = Instant.now();
         state = launch(state.withoutPid(node), node, classpath);
@@ -516,7 +516,7 @@ public final class LocalCluster {
         }
         String classpath = readNodeClasspath(state.nodeClasspathFile());
         if (state.plugin() && !Files.isRegularFile(state.agentJar()))
-            throw new ClusterException("the FastCCS agent " + state.agentJar() + " is missing: run mvn -DskipTests install first");
+            throw new ClusterException("the FastCCS agent " + state.agentJar() + " is missing: run mvn -B -DskipTests package first (bin/fastccs builds by itself)");
         Instant launchedAt = Instant.now();
         for (int node : nodes)
             state = launch(state.withoutPid(node), node, classpath);
@@ -715,13 +715,13 @@ public final class LocalCluster {
 
     private static String readNodeClasspath(Path file) {
         if (!Files.isRegularFile(file))
-            throw new ClusterException("the node classpath " + file + " is missing: run mvn -DskipTests install first");
+            throw new ClusterException("the node classpath " + file + " is missing: run mvn -B -DskipTests package first (bin/fastccs builds by itself)");
         try {
             String classpath = Files.readString(file).trim();
             for (String jar : classpath.split(File.pathSeparator))
                 if (!Files.exists(Path.of(jar)))
                     throw new ClusterException("the node classpath " + file + " names " + jar
-                            + ", which is missing: run mvn -DskipTests install first");
+                            + ", which is missing: run mvn -B -DskipTests package first (bin/fastccs builds by itself)");
             return classpath;
         } catch (IOException e) {
             throw new ClusterException("cannot read " + file + ": " + e.getMessage(), e);

@@ -20,7 +20,7 @@ class LocalClusterTest {
         StartOptions options = StartOptions.nodes(1).withPlugin(false).withNodeClasspathFile(tmp.resolve("none.txt"));
 
         assertThatThrownBy(() -> LocalCluster.at(tmp.resolve("c")).start(options))
-                .isInstanceOf(ClusterException.class).hasMessageContaining("run mvn -DskipTests install first");
+                .isInstanceOf(ClusterException.class).hasMessageContaining("run mvn -B -DskipTests package first");
     }
 
     @Test
@@ -29,7 +29,7 @@ class LocalClusterTest {
                 .withAgentJar(tmp.resolve("agent.jar"));
 
         assertThatThrownBy(() -> LocalCluster.at(tmp.resolve("c")).start(options))
-                .isInstanceOf(ClusterException.class).hasMessageContaining("run mvn -DskipTests install")
+                .isInstanceOf(ClusterException.class).hasMessageContaining("run mvn -B -DskipTests package")
                 .hasMessageContaining("--no-plugin");
     }
 

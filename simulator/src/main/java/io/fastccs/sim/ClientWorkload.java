@@ -1,0 +1,289 @@
+package io.fastccs.sim;
+
+import io.fastccs.check.Op;
+import io.fastccs.protocol.ClientSession;
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.ReadTransaction;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.WriteTransaction;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.ReadValue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The clients: M closed-loop sessions running the real client state machines, each one transaction at a time, the
+ * next as soon as the last ends, until the configured number of transactions was issued. Client c is network node
+ * {@code partitions + c}. Every transaction goes to the {@link HistoryLog}.
+ */
+final class ClientWorkload {
+    private static final long READ_TIMEOUT_MICROS = 1_000_000;
+
+    private final SimConfig cfg;
+    private final Topology topology;
+    private final EventQueue events;
+    private final SimPartitions partitions;
+    private final FaultSchedule faults;
+    private final OutcomeQueries outcomes;
+    private final HistoryLog history;
+    private final SimKeys keys;
+    private final SimStats stats;
+    private final SplittableRandom random, coordinatorRandom;
+    private final KeyDistribution.Sampler keySampler;
+    private final Consumer<ClientSession> sessionHook;
+    private final Runnable onWorkloadEnd;
+    private final SimClient[] clients;
+    private long nextSessionId = Simulation.FINAL_SESSION + 1;
+    private long issued;
+    private int busyClients;
+    private long endedAt = -1;
+
+    ClientWorkload(SimConfig cfg, Topology topology, EventQueue events, SimPartitions partitions, FaultSchedule faults,
+                   OutcomeQueries outcomes, HistoryLog history, SimKeys keys, SimStats stats, SplittableRandom random,
+                   SplittableRandom coordinatorRandom, Consumer<ClientSession> sessionHook, Runnable onWorkloadEnd) {
+        this.cfg = cfg;
+        this.topology = topology;
+        this.events = events;
+        this.partitions = partitions;
+        this.faults = faults;
+        this.outcomes = outcomes;
+        this.history = history;
+        this.keys = keys;
+        this.stats = stats;
+        this.random = random;
+        this.coordinatorRandom = coordinatorRandom;
+        this.keySampler = cfg.distribution().sampler(cfg.keys());
+        this.sessionHook = sessionHook;
+        this.onWorkloadEnd = onWorkloadEnd;
+        this.clients = new SimClient[cfg.clients()];
+    }
+
+    void start() {
+        for (int c = 0; c < clients.length; c++) {
+            clients[c] = new SimClient(c, cfg.partitions() + c);
+            SimClient client = clients[c];
+            busyClients++;
+            events.schedule(random.nextLong(1000), client::startNext);
+        }
+    }
+
+    /** When the last client stopped, or -1 while the workload runs. */
+    long endedAt() {
+        return endedAt;
+    }
+
+    String describe() {
+        return "workload " + (endedAt < 0 ? "running" : "ended at " + endedAt + "us") + ", busy clients " + busyClients
+                + ", issued " + issued;
+    }
+
+    /** A new causal session, logged in the history as {@code sessionId}. */
+    ClientSession newSession(long sessionId, long clientId) {
+        long[] ids = {0};
+        ClientSession s = new ClientSession(topology, clientId, VectorClock.zero(cfg.partitions()), () -> ++ids[0]);
+        sessionHook.accept(s);
+        history.openSession(sessionId);
+        return s;
+    }
+
+    private List<Long> distinctKeys(int count) {
+        TreeSet<Long> chosen = new TreeSet<>();
+        while (chosen.size() < count) chosen.add(keySampler.next(random));
+        List<Long> list = new ArrayList<>(chosen);
+        // Shuffle so the transaction's key order does not depend on key order.
+        for (int i = list.size() - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            Long t = list.get(i);
+            list.set(i, list.get(j));
+            list.set(j, t);
+        }
+        return list;
+    }
+
+    /** A closed-loop client: one session, one transaction at a time, the next one as soon as the last ends. */
+    private final class SimClient {
+        final int index;
+        final int node;
+        long clientId;
+        long sessionId;
+        ClientSession session;
+        int incarnation;
+
+        ReadTransaction read;
+        List<Long> readKeys;
+        WriteTransaction write;
+        RecordedTxn writeRecord;
+        long opStartedAt;
+        long opToken;
+
+        SimClient(int index, int node) {
+            this.index = index;
+            this.node = node;
+            newIncarnation();
+        }
+
+        void newIncarnation() {
+            incarnation++;
+            clientId = ((long) index << 32) | incarnation;
+            sessionId = nextSessionId++;
+            session = newSession(sessionId, clientId);
+        }
+
+        void startNext() {
+            read = null;
+            write = null;
+            if (issued >= cfg.transactions() || endedAt >= 0) {
+                busyClients--;
+                if (busyClients == 0) {
+                    endedAt = events.now();
+                    onWorkloadEnd.run();
+                }
+                return;
+            }
+            issued++;
+            opStartedAt = events.now();
+            if (random.nextDouble() < cfg.writeFraction()) startWrite(distinctKeys(cfg.keysPerWrite()));
+            else startRead(distinctKeys(cfg.keysPerRead()));
+        }
+
+        void startRead(List<Long> readKeys) {
+            this.readKeys = readKeys;
+            List<Key> ks = new ArrayList<>(readKeys.size());
+            for (long k : readKeys) ks.add(keys.key(k));
+            read = session.read(ks);
+            ReadTransaction txn = read;
+            long token = ++opToken;
+            sendAll(txn.start(), txn::onResponse, () -> afterRead(txn));
+            events.schedule(READ_TIMEOUT_MICROS, () -> {
+                if (opToken == token && read == txn && !txn.isFinished()) {
+                    stats.readTimeouts++;
+                    startNext(); // reads change nothing: abandon it, nothing to record
+                }
+            });
+        }
+
+        void afterRead(ReadTransaction txn) {
+            if (txn != read || !txn.isFinished()) return;
+            if (!txn.succeeded()) {
+                read = null;
+                ErrorReply e = txn.failure();
+                if (e.code() == ErrorCode.SNAPSHOT_EXPIRED) {
+                    stats.snapshotExpiredRetries++;
+                    startRead(readKeys);
+                } else {
+                    stats.unexpectedErrors.add("read: " + e);
+                    startNext();
+                }
+                return;
+            }
+            read = null; // finished: later responses must not finish it twice
+            ReadTransaction.Result r = txn.result();
+            RecordedTxn rec = new RecordedTxn(history.nextTxnId(), sessionId, false);
+            for (Map.Entry<Key, ReadValue> e : r.values().entrySet())
+                rec.ops.add(Op.read(SimKeys.keyIndex(e.getKey()), SimKeys.valueId(e.getValue())));
+            rec.outcome = Outcome.COMMITTED;
+            history.add(rec);
+            stats.recordRead(r.rounds(), events.now() - opStartedAt, r.secondRoundPartitions());
+            events.schedule(0, this::startNext);
+        }
+
+        void startWrite(List<Long> writeKeys) {
+            Map<Key, byte[]> writes = new LinkedHashMap<>();
+            RecordedTxn rec = new RecordedTxn(history.nextTxnId(), sessionId, true);
+            for (long k : writeKeys) {
+                long id = history.nextValueId();
+                writes.put(keys.key(k), keys.value(id));
+                rec.ops.add(Op.write(k, id));
+            }
+            write = session.write(writes, coordinatorRandom);
+            rec.transaction = write;
+            writeRecord = rec;
+            history.add(rec);
+            WriteTransaction txn = write;
+            List<Outgoing> out = txn.start();
+            if (faults.clientDiesMidWrite()) {
+                crashMidWrite(txn, rec, out);
+                return;
+            }
+            long token = ++opToken;
+            sendAll(out, r -> {
+                txn.onResponse(r);
+                return List.of();
+            }, () -> afterWrite(txn));
+            long timeout = 2 * cfg.partition().transactionTimeoutMicros() + 2_000_000;
+            events.schedule(timeout, () -> {
+                if (opToken == token && write == txn && !txn.isFinished()) {
+                    stats.writeTimeouts++;
+                    lostTrack(rec);
+                    startNext();
+                }
+            });
+        }
+
+        /** The client dies after sending its write to a random part of the participants (maybe none, maybe all). */
+        void crashMidWrite(WriteTransaction txn, RecordedTxn rec, List<Outgoing> out) {
+            stats.clientCrashes++;
+            SplittableRandom faultRandom = faults.random();
+            List<Outgoing> reached = new ArrayList<>();
+            for (Outgoing o : out) if (faultRandom.nextBoolean()) reached.add(o);
+            sendAll(reached, r -> List.of(), () -> { });
+            lostTrack(rec);
+            opToken++;
+            read = null;
+            write = null;
+            events.schedule(1_000 + faultRandom.nextLong(20_000), this::startNext);
+        }
+
+        /** The client no longer knows the write's outcome: its session ends here; the client goes on with a new one. */
+        void lostTrack(RecordedTxn rec) {
+            if (rec.transaction.outcome() != Outcome.UNDECIDED) {
+                rec.outcome = rec.transaction.outcome();
+                rec.commitClock = rec.transaction.commitClock();
+            }
+            if (rec.outcome == Outcome.UNDECIDED) outcomes.ask(rec, 0);
+            newIncarnation();
+        }
+
+        void afterWrite(WriteTransaction txn) {
+            if (txn != write || !txn.isFinished()) return;
+            write = null; // finished: a second reply at the same instant must not finish it twice
+            RecordedTxn rec = writeRecord;
+            rec.outcome = txn.outcome();
+            rec.commitClock = txn.commitClock();
+            if (txn.isConfirmed()) {
+                rec.acknowledged = true;
+                stats.recordWrite(true, events.now() - opStartedAt);
+            } else {
+                if (txn.failure() != null) stats.unexpectedErrors.add("write: " + txn.failure());
+                stats.recordWrite(false, events.now() - opStartedAt);
+            }
+            events.schedule(0, this::startNext);
+        }
+
+        /** Sends requests; each response goes to {@code handler}, which may ask for more, then {@code after} runs. */
+        void sendAll(List<Outgoing> out, Function<ClientResponse, List<Outgoing>> handler, Runnable after) {
+            int myIncarnation = incarnation;
+            for (Outgoing o : out) sendRequest(o, myIncarnation, handler, after);
+        }
+
+        void sendRequest(Outgoing o, int myIncarnation, Function<ClientResponse, List<Outgoing>> handler, Runnable after) {
+            partitions.sendToPartition(node, o.partition(), o.request(), response -> {
+                if (incarnation != myIncarnation) return; // the client died since: nobody listens
+                for (Outgoing more : handler.apply(response)) sendRequest(more, myIncarnation, handler, after);
+                after.run();
+            });
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.fastccs.sim;
+
+import io.fastccs.check.Op;
+import io.fastccs.protocol.ClientSession;
+import io.fastccs.protocol.Key;
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.ReadTransaction;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.ReadValue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * After the workload: faults stop and downed partitions restart, the cluster quiesces, every write whose outcome its
+ * client lost is settled by asking its coordinator, and a fresh session reads every key ever written.
+ */
+final class Endgame {
+    private final SimConfig cfg;
+    private final EventQueue events;
+    private final SimPartitions partitions;
+    private final FaultSchedule faults;
+    private final HistoryLog history;
+    private final SimKeys keys;
+    private final SimStats stats;
+    private final int node;
+    private final Runnable onDone;
+    private ClientWorkload workload;
+    private final Map<Long, ReadValue> finalValues = new HashMap<>();
+
+    /** @param node the network node the final reads come from; {@code onDone} runs after the last of them */
+    Endgame(SimConfig cfg, EventQueue events, SimPartitions partitions, FaultSchedule faults, HistoryLog history, SimKeys keys,
+            SimStats stats, int node, Runnable onDone) {
+        this.cfg = cfg;
+        this.events = events;
+        this.partitions = partitions;
+        this.faults = faults;
+        this.history = history;
+        this.keys = keys;
+        this.stats = stats;
+        this.node = node;
+        this.onDone = onDone;
+    }
+
+    /** The workload whose sessions the final reads join (it also starts this endgame when it ends). */
+    void workload(ClientWorkload workload) {
+        this.workload = workload;
+    }
+
+    /** What each written key's final read returned. */
+    Map<Long, ReadValue> finalValues() {
+        return finalValues;
+    }
+
+    void begin() {
+        faults.stop();
+        for (int p = 0; p < partitions.count(); p++) if (partitions.isDown(p)) partitions.restart(p);
+        // Long enough for every coordinator to time out, every participant to check, and stabilization to spread.
+        long quiesce = 2 * cfg.partition().transactionTimeoutMicros() + 5 * cfg.partition().checkIntervalMicros()
+                + 20 * cfg.partition().stabilizationIntervalMicros() + cfg.partition().stabilizationHeartbeatMicros();
+        events.schedule(quiesce, this::resolveUnknownOutcomes);
+    }
+
+    private void resolveUnknownOutcomes() {
+        for (List<RecordedTxn> log : history.sessions())
+            for (RecordedTxn r : log)
+                if (r.write && r.outcome == Outcome.UNDECIDED) {
+                    events.schedule(500_000, this::resolveUnknownOutcomes); // still asking; wait for the answers
+                    return;
+                }
+        finalReads();
+    }
+
+    /** A fresh session reads every key ever written, in batches, after everything settled. */
+    private void finalReads() {
+        for (int i = 0; i < partitions.count(); i++) {
+            Partition p = partitions.partition(i);
+            if (p.unsettledCount() > 0)
+                stats.invariantViolations.add("partition " + p.self() + " still has " + p.unsettledCount()
+                        + " unsettled transactions after quiescence");
+        }
+        TreeSet<Long> written = new TreeSet<>();
+        for (List<RecordedTxn> log : history.sessions())
+            for (RecordedTxn r : log)
+                if (r.write) for (Op op : r.ops) written.add(op.key());
+        List<Long> all = new ArrayList<>(written);
+        ClientSession session = workload.newSession(Simulation.FINAL_SESSION, -1);
+        int batch = Math.min(64, cfg.partition().maxKeysPerRequest());
+        finalBatch(session, all, 0, batch);
+    }
+
+    private void finalBatch(ClientSession session, List<Long> all, int from, int batch) {
+        if (from >= all.size()) {
+            onDone.run();
+            return;
+        }
+        List<Long> part = all.subList(from, Math.min(all.size(), from + batch));
+        List<Key> ks = new ArrayList<>();
+        for (long k : part) ks.add(keys.key(k));
+        ReadTransaction txn = session.read(ks);
+        Runnable[] step = new Runnable[1];
+        Consumer<Outgoing> send = new Consumer<>() {
+            @Override
+            public void accept(Outgoing o) {
+                partitions.sendToPartition(node, o.partition(), o.request(), response -> {
+                    for (Outgoing m : txn.onResponse(response)) this.accept(m);
+                    step[0].run();
+                });
+            }
+        };
+        step[0] = () -> {
+            if (!txn.isFinished()) return;
+            if (!txn.succeeded()) {
+                stats.invariantViolations.add("final read failed: " + txn.failure());
+                finalBatch(session, all, from + batch, batch);
+                return;
+            }
+            RecordedTxn rec = new RecordedTxn(history.nextTxnId(), Simulation.FINAL_SESSION, false);
+            for (Map.Entry<Key, ReadValue> e : txn.result().values().entrySet()) {
+                rec.ops.add(Op.read(SimKeys.keyIndex(e.getKey()), SimKeys.valueId(e.getValue())));
+                finalValues.put(SimKeys.keyIndex(e.getKey()), e.getValue());
+            }
+            rec.outcome = Outcome.COMMITTED;
+            history.add(rec);
+            finalBatch(session, all, from + batch, batch);
+        };
+        for (Outgoing o : txn.start()) send.accept(o);
+    }
+}

@@ -1,0 +1,27 @@
+package io.fastccs.sim;
+
+import io.fastccs.check.Op;
+import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.WriteTransaction;
+import io.fastccs.protocol.messages.Outcome;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** One transaction as the history will show it, with what the verifier needs beyond the history. */
+final class RecordedTxn {
+    final long txnId;
+    final long session;
+    final boolean write;
+    final List<Op> ops = new ArrayList<>();
+    Outcome outcome = Outcome.UNDECIDED;
+    VectorClock commitClock;
+    WriteTransaction transaction;
+    boolean acknowledged;
+
+    RecordedTxn(long txnId, long session, boolean write) {
+        this.txnId = txnId;
+        this.session = session;
+        this.write = write;
+    }
+}

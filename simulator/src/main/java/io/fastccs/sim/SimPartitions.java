@@ -1,0 +1,117 @@
+package io.fastccs.sim;
+
+import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.impl.InMemoryPartitionStore;
+import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.PeerMessage;
+
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * The partitions as processes: each runs a real {@link Partition} on a store that survives it, ticks, crashes
+ * (volatile state and in-flight connections gone) and restarts from its store. Partition p is network node p.
+ */
+final class SimPartitions {
+    private final SimConfig cfg;
+    private final Topology topology;
+    private final EventQueue events;
+    private final SimNetwork network;
+    private final SplittableRandom random;
+    private final SimStats stats;
+    private final InMemoryPartitionStore[] stores;
+    private final Partition[] partitions;
+    private final int[] epochs;
+    private final boolean[] down;
+
+    SimPartitions(SimConfig cfg, Topology topology, EventQueue events, SimNetwork network, SplittableRandom random, SimStats stats) {
+        this.cfg = cfg;
+        this.topology = topology;
+        this.events = events;
+        this.network = network;
+        this.random = random;
+        this.stats = stats;
+        int n = cfg.partitions();
+        this.stores = new InMemoryPartitionStore[n];
+        this.partitions = new Partition[n];
+        this.epochs = new int[n];
+        this.down = new boolean[n];
+    }
+
+    void startAll() {
+        for (int p = 0; p < partitions.length; p++) {
+            stores[p] = new InMemoryPartitionStore();
+            start(p);
+        }
+    }
+
+    int count() {
+        return partitions.length;
+    }
+
+    boolean isDown(int p) {
+        return down[p];
+    }
+
+    /** The running partition p (null while it is down). */
+    Partition partition(int p) {
+        return partitions[p];
+    }
+
+    InMemoryPartitionStore store(int p) {
+        return stores[p];
+    }
+
+    private void start(int p) {
+        int epoch = ++epochs[p];
+        down[p] = false;
+        PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
+        partitions[p] = Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now);
+        long tick = Math.min(cfg.partition().stabilizationIntervalMicros(), 5_000);
+        events.schedule(random.nextLong(tick) + 1, () -> tick(p, epoch, tick));
+    }
+
+    private void tick(int p, int epoch, long interval) {
+        if (down[p] || epochs[p] != epoch) return;
+        partitions[p].tick();
+        events.schedule(interval, () -> tick(p, epoch, interval));
+    }
+
+    /** The process dies for {@code downtime}: volatile state and in-flight connections are gone, the store stays. */
+    void crash(int p, long downtime) {
+        down[p] = true;
+        epochs[p]++;
+        partitions[p] = null;
+        stats.partitionCrashes++;
+        int epoch = epochs[p];
+        events.schedule(downtime, () -> {
+            if (down[p] && epochs[p] == epoch) restart(p);
+        });
+    }
+
+    void restart(int p) {
+        start(p);
+        stats.partitionRestarts++;
+    }
+
+    private void sendFromPartition(int from, int to, PeerMessage message) {
+        int toEpoch = epochs[to];
+        network.transmit(from, to, message, () -> {
+            if (!down[to] && epochs[to] == toEpoch) partitions[to].onPeerMessage(from, message);
+        });
+    }
+
+    /** A client request from network node {@code fromNode}; the reply comes back over the network, if any. */
+    void sendToPartition(int fromNode, int partition, ClientRequest request, Consumer<ClientResponse> onReply) {
+        int epoch = epochs[partition];
+        network.transmit(fromNode, partition, request, () -> {
+            if (down[partition] || epochs[partition] != epoch) return;
+            partitions[partition].onClientRequest(response -> {
+                if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
+            }, request);
+        });
+    }
+}

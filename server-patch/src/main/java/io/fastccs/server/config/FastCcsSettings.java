@@ -164,32 +164,24 @@ public record FastCcsSettings(
         }
 
         DurationSpec.LongMicrosecondsBound micros(FastCcsProperty p) {
-            String v = raw(p);
-            try {
-                return new DurationSpec.LongMicrosecondsBound(v);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not a duration such as 500ms, 2s or 1m ("
-                        + e.getMessage() + ")");
-            }
+            return spec(p, DurationSpec.LongMicrosecondsBound::new, "a duration such as 500ms, 2s or 1m");
         }
 
         DurationSpec.LongMillisecondsBound millis(FastCcsProperty p) {
-            String v = raw(p);
-            try {
-                return new DurationSpec.LongMillisecondsBound(v);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not a duration such as 30s or 10m ("
-                        + e.getMessage() + ")");
-            }
+            return spec(p, DurationSpec.LongMillisecondsBound::new, "a duration such as 30s or 10m");
         }
 
         DataStorageSpec.IntBytesBound bytes(FastCcsProperty p) {
+            return spec(p, DataStorageSpec.IntBytesBound::new, "a size such as 128B, 64KiB or 1MiB");
+        }
+
+        /** Parses with Cassandra's own spec type, naming the key in the error. */
+        private <T> T spec(FastCcsProperty p, java.util.function.Function<String, T> parse, String expected) {
             String v = raw(p);
             try {
-                return new DataStorageSpec.IntBytesBound(v);
+                return parse.apply(v);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not a size such as 128B, 64KiB or 1MiB ("
-                        + e.getMessage() + ")");
+                throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + v + "' is not " + expected + " (" + e.getMessage() + ")");
             }
         }
     }

@@ -26,7 +26,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -53,17 +52,6 @@ public final class LocalCluster {
     /** How often a start that is still waiting says what it waits for. */
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-    private static final int LOG_TAIL_LINES = 25;
-    private static final int LOG_LINE_CHARS = 300;
-    /** A system.log entry starts with its level (see NodeConfigFiles.logbackXml); other lines continue it. */
-    private static final Pattern LOG_ENTRY_START = Pattern.compile("(TRACE|DEBUG|INFO|WARN|ERROR) +\\[");
-    /** Entries about the plugin: they name FastCCS (its classes, threads or messages), not inside a path. */
-    private static final Pattern PLUGIN_ENTRY = Pattern.compile("(?i)(?<![/\\w-])fastccs");
-    /** Cassandra's own entries that name the cluster (fastccs) or its config path, not the plugin. */
-    private static final Pattern CONFIG_ENTRY = Pattern.compile("Node configuration:\\[|Configuration location:");
-    /** Marks each launch in stdout.log, so a failure shows the output of the latest launch only. */
-    private static final String LAUNCH_MARKER = "---- fastccs cluster: ";
-    private static final Path JDK17_JAVA = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
 
     /** When {@link #start} or {@link #restart} returns: the nodes serve and see each other. */
     public record StartReport(List<Integer> nodes, Duration toServing, Duration toRing) {
@@ -78,12 +66,14 @@ public final class LocalCluster {
     }
 
     private final ClusterLayout layout;
+    private final NodeLogs logs;
     private final Consumer<String> progress;
     /** Nodes this object launched: their exit codes explain a failed start. */
     private final Map<Integer, Process> launched = new HashMap<>();
 
     private LocalCluster(Path dir, Consumer<String> progress) {
         this.layout = new ClusterLayout(dir);
+        this.logs = new NodeLogs(layout);
         this.progress = progress;
     }
 
@@ -193,7 +183,7 @@ public final class LocalCluster {
                 throw new ClusterException("the FastCCS agent " + agentJar + " is missing: run mvn -B -DskipTests package "
                         + "first, or start without the plugin (--no-plugin)");
         }
-        Path java = checkedJava(options.java() != null ? options.java() : defaultJava());
+        Path java = JavaRuntimes.checked(options.java() != null ? options.java() : JavaRuntimes.find());
 
         int subnet = options.subnet() == StartOptions.SAME_SUBNET ? 0 : options.subnet();
         if (exists()) {
@@ -270,7 +260,7 @@ public final class LocalCluster {
         try {
             Files.createDirectories(layout.logDir(node));
             String shown = String.join(" ", command).replace(classpath, "<" + state.nodeClasspathFile() + ">");
-            Files.writeString(layout.stdoutLog(node), LAUNCH_MARKER + Instant.now() + " node " + node + ": " + shown + "\n",
+            Files.writeString(layout.stdoutLog(node), NodeLogs.LAUNCH_MARKER + Instant.now() + " node " + node + ": " + shown + "\n",
                     StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             Process process = new ProcessBuilder(command)
                     .directory(layout.nodeDir(node).toFile())
@@ -728,44 +718,6 @@ public final class LocalCluster {
         }
     }
 
-    /** This JVM if it is 11 or 17 (Cassandra 5.0 runs on nothing else), else the system's JDK 17. */
-    static Path defaultJava() {
-        int feature = Runtime.version().feature();
-        if (feature == 11 || feature == 17)
-            return Path.of(System.getProperty("java.home"), "bin", "java");
-        if (Files.isExecutable(JDK17_JAVA))
-            return JDK17_JAVA;
-        throw new ClusterException("Cassandra 5.0 needs JDK 11 or 17; this is JDK " + feature
-                + " and " + JDK17_JAVA + " is missing: give one with --java");
-    }
-
-    private static Path checkedJava(Path java) {
-        Path absolute = absolute(java);
-        if (!Files.isExecutable(absolute))
-            throw new ClusterException(absolute + " is not an executable java");
-        Optional<Integer> feature = javaFeatureVersion(absolute);
-        if (feature.isPresent() && feature.get() != 11 && feature.get() != 17)
-            throw new ClusterException(absolute + " is JDK " + feature.get() + "; Cassandra 5.0 runs on JDK 11 or 17 only");
-        return absolute;
-    }
-
-    /** From the JDK's {@code release} file; empty when there is none. */
-    private static Optional<Integer> javaFeatureVersion(Path java) {
-        try {
-            Path release = java.toRealPath().getParent().getParent().resolve("release");
-            for (String line : Files.readAllLines(release)) {
-                if (line.startsWith("JAVA_VERSION=")) {
-                    String version = line.substring("JAVA_VERSION=".length()).replace("\"", "");
-                    String first = version.split("[.+-]")[0];
-                    return Optional.of(Integer.parseInt(first.equals("1") ? version.split("\\.")[1] : first));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // No release file: nothing to check against.
-        }
-        return Optional.empty();
-    }
-
     private String describeDeath(ClusterState state, int node) {
         Process process = launched.get(node);
         String exit = "";
@@ -782,51 +734,12 @@ public final class LocalCluster {
 
     /** The end of the node's stdout.log (latest launch only) and system.log, for error messages. */
     String logTails(int node) {
-        StringBuilder text = new StringBuilder();
-        for (Path log : List.of(layout.stdoutLog(node), layout.systemLog(node))) {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                continue;
-            }
-            int from = 0;
-            for (int i = 0; i < lines.size(); i++)
-                if (lines.get(i).startsWith(LAUNCH_MARKER))
-                    from = i + 1;
-            from = Math.max(from, lines.size() - LOG_TAIL_LINES);
-            if (from >= lines.size())
-                continue;
-            text.append(String.format("%n--- last lines of %s:%n", log));
-            for (String line : lines.subList(from, lines.size())) // Cassandra logs its whole config on one line
-                text.append(line.length() <= LOG_LINE_CHARS ? line : line.substring(0, LOG_LINE_CHARS) + " [...]")
-                        .append(System.lineSeparator());
-        }
-        return text.length() == 0 ? String.format("%n(node %d has written no log in %s yet)", node, layout.logDir(node)) : text.toString();
+        return logs.tails(node);
     }
 
     /** What the plugin logged in system.log (lines naming FastCCS and the stack traces under them). */
     String pluginLogLines(int node) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(layout.systemLog(node), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
-        List<String> picked = new ArrayList<>();
-        boolean inPluginEntry = false;
-        for (String line : lines) {
-            boolean entryStart = LOG_ENTRY_START.matcher(line).lookingAt();
-            if (entryStart)
-                inPluginEntry = PLUGIN_ENTRY.matcher(line).find() && !CONFIG_ENTRY.matcher(line).find();
-            if (inPluginEntry)
-                picked.add(line.length() <= LOG_LINE_CHARS ? line : line.substring(0, LOG_LINE_CHARS) + " [...]");
-        }
-        if (picked.isEmpty())
-            return String.format("%n(the plugin logged nothing in %s)", layout.systemLog(node));
-        List<String> last = picked.subList(Math.max(0, picked.size() - LOG_TAIL_LINES), picked.size());
-        return String.format("%n--- the plugin's lines in %s:%n%s", layout.systemLog(node),
-                String.join(System.lineSeparator(), last));
+        return logs.pluginLines(node);
     }
 
     private String othersStillRunning(ClusterState state, int exceptNode) {

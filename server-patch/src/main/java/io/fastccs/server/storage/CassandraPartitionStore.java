@@ -163,8 +163,8 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private final ThreadPoolExecutor loaders;
     /** Keys being loaded off the protocol thread (protocol thread only). */
     private final java.util.Map<Key, Loading> loading = new java.util.HashMap<>();
-    /** Where loaded lists rejoin: the protocol thread, set by the host ({@link #rejoinOn}). */
-    private volatile java.util.concurrent.Executor protocolThread = Runnable::run;
+    /** Where loaded lists rejoin: the protocol thread, set by the host ({@link #rejoinOn}); null: load in place. */
+    private volatile java.util.concurrent.Executor protocolThread;
 
     /** Sequence number to id of the transaction records stored; null until first needed (read from the table). */
     private TreeMap<Long, TxnId> storedTransactions;
@@ -349,6 +349,10 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      */
     @Override
     public CompletableFuture<Void> load(java.util.Collection<Key> keys) {
+        if (protocolThread == null) { // no protocol thread to rejoin: read here, as versions() would
+            for (Key key : keys) versions(key);
+            return CompletableFuture.completedFuture(null);
+        }
         List<Key> toRead = new ArrayList<>();
         List<CompletableFuture<Void>> waits = new ArrayList<>();
         for (Key key : keys) {

@@ -253,6 +253,25 @@ public final class Partition {
 
     /** Round one (algorithm 2, lines 2-10): the newest versions within svc, as the client's clock extends it for this read. */
     public void onFirstRoundRead(ClientReply reply, FirstRoundRead r) {
+        onFirstRoundRead(reply, r, null);
+    }
+
+    /**
+     * What a round one arriving now would be answered at: the snapshot clock and this partition's time. A host that
+     * must hold a read back (to bring its keys into memory) takes it when the read arrives and passes it to
+     * {@link #onFirstRoundRead(ClientReply, FirstRoundRead, ReadSnapshot)}, so the delay does not show in the reply.
+     */
+    public ReadSnapshot readSnapshotNow() {
+        return new ReadSnapshot(svc.clone(), time.nowMicros());
+    }
+
+    /**
+     * Round one answered at {@code arrival}, the snapshot taken when the request arrived (null: now). The answer is
+     * the one an immediate answer would have been: a version with {@code ct <= svc} at arrival was settled here before
+     * the request arrived, so it was in the chain, and GC keeps the newest version within any snapshot for the
+     * version retention (pitfall 3). A snapshot older than the retention is not used (the read is answered now).
+     */
+    public void onFirstRoundRead(ClientReply reply, FirstRoundRead r, ReadSnapshot arrival) {
         ErrorReply error = checkKeys(r.requestId(), r.keys());
         if (error == null) error = checkClock(r.requestId(), r.clock());
         if (error != null) {
@@ -260,8 +279,14 @@ public final class Partition {
             return;
         }
         metrics.firstRoundReads++;
-        long[] view = clientView(r.clock());
-        reply.reply(readAt(r.requestId(), r.keys(), view, view));
+        boolean pinned = arrival != null && time.nowMicros() - arrival.time() < config.versionRetentionMicros();
+        long[] base = pinned ? arrival.svc() : svc;
+        long[] view = clientView(r.clock(), base);
+        reply.reply(readAt(r.requestId(), r.keys(), view, view, pinned ? arrival.time() : time.nowMicros()));
+    }
+
+    /** A partition's snapshot clock and time at one moment; see {@link #readSnapshotNow()}. */
+    public record ReadSnapshot(long[] svc, long time) {
     }
 
     /**
@@ -284,10 +309,10 @@ public final class Partition {
             return;
         }
         metrics.secondRoundReads++;
-        long[] view = clientView(r.clock());
+        long[] view = clientView(r.clock(), svc);
         long[] at = r.clock().toArray();
         at[self] = Math.min(at[self], svc[self]);
-        reply.reply(readAt(r.requestId(), r.keys(), at, view));
+        reply.reply(readAt(r.requestId(), r.keys(), at, view, time.nowMicros()));
     }
 
     /**
@@ -298,8 +323,8 @@ public final class Partition {
      * (fractured reads), and versions written with a forged clock would become visible to everybody
      * (HostileClockTest).
      */
-    private long[] clientView(VectorClock clock) {
-        long[] view = svc.clone();
+    private long[] clientView(VectorClock clock, long[] base) {
+        long[] view = base.clone();
         if (config.has(Bug.IGNORE_CLIENT_CLOCK)) return view;
         for (int k = 0; k < n; k++) {
             long v = clock.get(k);
@@ -311,7 +336,7 @@ public final class Partition {
     }
 
     /** The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}. */
-    private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot) {
+    private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime) {
         List<ReadValue> values = new ArrayList<>(keys.size());
         long[] maxCommit = new long[n];
         for (Key key : keys) {
@@ -335,7 +360,7 @@ public final class Partition {
             }
             values.add(value != null ? value : new ReadValue(key, null, 0));
         }
-        return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), time.nowMicros());
+        return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), serverTime);
     }
 
     private ReadValue newestPending(Key key, long[] maxCommit) {

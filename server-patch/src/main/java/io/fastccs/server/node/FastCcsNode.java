@@ -126,16 +126,22 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     /**
      * A read whose keys are not all in memory is handed to the partition only once the store has loaded them off
      * this thread (docs/design.md, "Cache misses off the protocol thread"): to the protocol it is a request that
-     * arrived a little later, which every handler already copes with.
+     * arrived a little later, which every handler already copes with; a round one is answered at its arrival snapshot.
      */
     @Override
     public void onClientRequest(ClientReply reply, ClientRequest request) {
         run(() -> {
             List<Key> keys = readKeys(request);
             List<Key> missing = keys.isEmpty() ? List.of() : store.notInMemory(keys);
-            if (missing.isEmpty()) handle(reply, request);
-            else store.load(missing).whenComplete((v, e) -> {
-                if (!failed) handle(reply, request); // on the protocol thread, right after the keys were cached
+            if (missing.isEmpty()) {
+                handle(reply, request, null);
+                return;
+            }
+            // Answered at the snapshot it arrived at, so the wait for the disk does not show in its clocks (a later
+            // snapshot than the other partitions' answers would send them a second round).
+            Partition.ReadSnapshot arrival = request instanceof FirstRoundRead ? partition.readSnapshotNow() : null;
+            store.load(missing).whenComplete((v, e) -> {
+                if (!failed) handle(reply, request, arrival); // on the protocol thread, right after the keys were cached
             });
         });
     }
@@ -146,9 +152,11 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         return List.of();
     }
 
-    private void handle(ClientReply reply, ClientRequest request) {
+    private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {
         try {
-            partition.onClientRequest(response -> outbox.send(() -> reply.reply(response)), request);
+            ClientReply outgoing = response -> outbox.send(() -> reply.reply(response));
+            if (arrival != null) partition.onFirstRoundRead(outgoing, (FirstRoundRead) request, arrival);
+            else partition.onClientRequest(outgoing, request);
         } catch (RuntimeException e) {
             internalErrors.incrementAndGet();
             logger.error("FastCCS partition {} failed on {}", ring.self(), request, e);

@@ -17,5 +17,10 @@ public enum Bug {
      * The thesis read literally: a key's newest version is the one with the highest sequence number, so two
      * concurrent transactions that overlap on two partitions can each win on one of them.
      */
-    NEWEST_BY_SEQUENCE
+    NEWEST_BY_SEQUENCE,
+    /**
+     * A round one held back by its host is answered at its arrival snapshot however late: GC may have dropped, after
+     * the version retention, the versions that snapshot would return.
+     */
+    PIN_BEYOND_RETENTION
 }

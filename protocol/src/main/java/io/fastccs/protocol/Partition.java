@@ -279,7 +279,8 @@ public final class Partition {
             return;
         }
         metrics.firstRoundReads++;
-        boolean pinned = arrival != null && time.nowMicros() - arrival.time() < config.versionRetentionMicros();
+        boolean pinned = arrival != null && (time.nowMicros() - arrival.time() < config.versionRetentionMicros()
+                || config.has(Bug.PIN_BEYOND_RETENTION));
         long[] base = pinned ? arrival.svc() : svc;
         long[] view = clientView(r.clock(), base);
         reply.reply(readAt(r.requestId(), r.keys(), view, view, pinned ? arrival.time() : time.nowMicros()));

@@ -6,6 +6,7 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.PeerMessage;
 
 import java.util.SplittableRandom;
@@ -109,9 +110,36 @@ final class SimPartitions {
         int epoch = epochs[partition];
         network.transmit(fromNode, partition, request, () -> {
             if (down[partition] || epochs[partition] != epoch) return;
-            partitions[partition].onClientRequest(response -> {
+            io.fastccs.protocol.api.ClientReply reply = response -> {
                 if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
-            }, request);
+            };
+            if (heldBack != null && request instanceof FirstRoundRead r && heldBack.holdsBack()) {
+                // As a node does while it loads the keys from disk: answered later, at the snapshot it arrived at.
+                Partition.ReadSnapshot arrival = partitions[partition].readSnapshotNow();
+                events.schedule(heldBack.delay(), () -> {
+                    if (!down[partition] && epochs[partition] == epoch) partitions[partition].onFirstRoundRead(reply, r, arrival);
+                });
+                return;
+            }
+            partitions[partition].onClientRequest(reply, request);
         });
+    }
+
+    /** Round ones a host holds back (a node loading keys from disk): how often and how long. */
+    record HeldBackReads(double probability, long maxDelayMicros, SplittableRandom random) {
+        boolean holdsBack() {
+            return random.nextDouble() < probability;
+        }
+
+        long delay() {
+            return 1 + random.nextLong(maxDelayMicros);
+        }
+    }
+
+    private HeldBackReads heldBack;
+
+    /** Holds back some round ones (off by default: then nothing is drawn and runs are as before). */
+    void holdBackReads(HeldBackReads heldBack) {
+        this.heldBack = heldBack;
     }
 }

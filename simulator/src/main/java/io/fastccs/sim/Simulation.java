@@ -69,6 +69,18 @@ public final class Simulation {
         this.workload = new ClientWorkload(cfg, topology, events, partitions, faults, outcomes, history, keys, stats,
                 workloadRandom, coordinatorRandom, sessionHook, endgame::begin);
         endgame.workload(workload);
+        this.heldBackRandom = root.split(); // after the others, so that their draws stay as they were
+    }
+
+    private final SplittableRandom heldBackRandom;
+
+    /**
+     * Holds back a share of round ones at their partition for up to {@code maxDelayMicros} and answers them at their
+     * arrival snapshot, as a node does while it reads their keys from disk. Call before {@link #run()}.
+     */
+    public Simulation holdBackReads(double probability, long maxDelayMicros) {
+        partitions.holdBackReads(new SimPartitions.HeldBackReads(probability, maxDelayMicros, heldBackRandom));
+        return this;
     }
 
     private boolean faultsActive() {

@@ -17,7 +17,7 @@ class BrokenVariantsTest {
     private static final int MAX_SEEDS = 40;
 
     @ParameterizedTest
-    @EnumSource(Bug.class)
+    @EnumSource(value = Bug.class, mode = EnumSource.Mode.EXCLUDE, names = "PIN_BEYOND_RETENTION") // needs held-back reads: HeldBackReadsTest
     void checkerCatchesBrokenVariant(Bug bug) {
         for (int i = 0; i < MAX_SEEDS; i++) {
             long seed = 1000 + i;

@@ -64,7 +64,7 @@ token="$("$client" write "local-run-key=$value" --host 127.0.3.2:9142 --print-to
 grep -qx "local-run-key=$value" "$LOGS/read.out" || { echo "local-run: the read did not return the written value" >&2; exit 1; }
 
 playbook stress.yml stress.log -e fastccs_client_experiment=smoke -e "fastccs_results_dir=$RESULTS"
-run_dir="$(ls -td "$RESULTS"/smoke-* | head -1)"
+run_dir="$(ls -td "$RESULTS"/smoke-* | sed -n 1p)"
 echo "   results: ${run_dir#"$ROOT"/}: $(cd "$run_dir" && find . -type f | sort | tr '\n' ' ')"
 grep '^Op rate' "$run_dir"/*/summary.txt
 

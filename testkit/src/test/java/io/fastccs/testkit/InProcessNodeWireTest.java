@@ -1,4 +1,4 @@
-package io.fastccs.server.node;
+package io.fastccs.testkit;
 
 import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.Key;
@@ -18,6 +18,7 @@ import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.server.node.InProcessCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,18 +36,23 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The node host and transport end to end: real sockets, real partitions, in-memory stores. */
-class InProcessClusterTest {
+/**
+ * The node host and transport end to end, through the test kit's raw client: real sockets, real partitions, in-memory
+ * stores. It lives here rather than in server-patch because the raw client does (server-patch cannot depend on the
+ * test kit, which depends on the client, whose tests use server-patch's in-process cluster).
+ */
+class InProcessNodeWireTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static InProcessCluster cluster;
     private static TokenRing ring;
-    private static final List<TestConnection> connections = new ArrayList<>();
+    private static final List<RawClient> connections = new ArrayList<>();
     private static final AtomicLong requestIds = new AtomicLong();
 
     @BeforeAll
     static void start() throws Exception {
         cluster = InProcessCluster.start(3);
         for (var address : cluster.contactPoints()) {
-            TestConnection c = new TestConnection(address);
+            RawClient c = RawClient.openBare(address, TIMEOUT);
             c.send(Hello.client(null, null));
             assertThat(c.receive()).isInstanceOf(HelloReply.class);
             connections.add(c);
@@ -57,12 +64,12 @@ class InProcessClusterTest {
 
     @AfterAll
     static void stop() throws IOException {
-        for (TestConnection c : connections) c.close();
+        for (RawClient c : connections) c.close();
         if (cluster != null) cluster.close();
     }
 
     private static ClientResponse exchange(Outgoing o) throws IOException {
-        TestConnection c = connections.get(o.partition());
+        RawClient c = connections.get(o.partition());
         c.send(o.request());
         return (ClientResponse) c.receive();
     }
@@ -119,7 +126,7 @@ class InProcessClusterTest {
         Key key = Key.of("somewhere");
         int owner = ring.ownerOf(key);
         int wrong = (owner + 1) % 3;
-        TestConnection c = connections.get(wrong);
+        RawClient c = connections.get(wrong);
         c.send(new FirstRoundRead(99, List.of(key), VectorClock.zero(3)));
         ErrorReply e = (ErrorReply) c.receive();
         assertThat(e.code()).isEqualTo(ErrorCode.NOT_OWNER);
@@ -129,8 +136,8 @@ class InProcessClusterTest {
 
     @Test
     void malformedFrameGetsAnErrorAndTheConnectionKeepsWorking() throws Exception {
-        try (TestConnection c = helloed()) {
-            c.sendRaw(new byte[]{1, 2, 3, 4, 5});
+        try (RawClient c = helloed()) {
+            c.sendFrame(new byte[]{1, 2, 3, 4, 5});
             ErrorReply e = (ErrorReply) c.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_FRAME);
             c.send(new RingRequest(5));
@@ -140,9 +147,9 @@ class InProcessClusterTest {
 
     @Test
     void unknownMessageTypeIsNamedAsSuch() throws Exception {
-        try (TestConnection c = helloed()) {
+        try (RawClient c = helloed()) {
             // A Frame whose body union holds field id 99 (an empty struct): a message type from a newer version.
-            c.sendRaw(new byte[]{0x1c, 0x0c, (byte) 0xc6, 0x01, 0x00, 0x00, 0x00});
+            c.sendFrame(new byte[]{0x1c, 0x0c, (byte) 0xc6, 0x01, 0x00, 0x00, 0x00});
             ErrorReply e = (ErrorReply) c.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
             c.send(new RingRequest(6));
@@ -152,26 +159,26 @@ class InProcessClusterTest {
 
     @Test
     void oversizedLengthPrefixClosesOnlyThatConnection() throws Exception {
-        try (TestConnection c = helloed()) {
+        try (RawClient c = helloed()) {
             c.sendBytes(ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE - 1).array());
-            assertThat(c.closedByServer()).isTrue();
+            assertThat(c.closedByNode()).isTrue();
         }
         writeThenReadYourWritesAcrossPartitions(); // the node still serves
     }
 
     @Test
     void firstFrameMustBeHello() throws Exception {
-        try (TestConnection c = new TestConnection(cluster.contactPoints().get(0))) {
+        try (RawClient c = RawClient.openBare(cluster.contactPoints().get(0), TIMEOUT)) {
             c.send(new RingRequest(3));
             Message m = c.receive();
             assertThat(m).isInstanceOf(ErrorReply.class);
-            assertThat(c.closedByServer()).isTrue();
+            assertThat(c.closedByNode()).isTrue();
         }
     }
 
     @Test
     void clientMayNotSendPeerMessages() throws Exception {
-        try (TestConnection c = helloed()) {
+        try (RawClient c = helloed()) {
             c.send(new Stabilize(1, 1_000_000));
             ErrorReply e = (ErrorReply) c.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
@@ -182,8 +189,8 @@ class InProcessClusterTest {
         assertThat(svc1).isLessThan(1_000_000L);
     }
 
-    private static TestConnection helloed() throws IOException {
-        TestConnection c = new TestConnection(cluster.contactPoints().get(0));
+    private static RawClient helloed() throws IOException {
+        RawClient c = RawClient.openBare(cluster.contactPoints().get(0), TIMEOUT);
         c.send(Hello.client(null, null));
         assertThat(c.receive()).isInstanceOf(HelloReply.class);
         return c;

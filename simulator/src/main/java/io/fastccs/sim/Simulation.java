@@ -127,7 +127,7 @@ public final class Simulation {
     private SimResult finish() {
         long clockAhead = 0;
         for (int p = 0; p < partitions.count(); p++) clockAhead += partitions.partition(p).metrics().clockAhead();
-        History h = SimVerifier.verify(history, endgame.finalValues(), topology, keys, clockAhead, stats.invariantViolations);
+        History h = SimVerifier.verify(history, endgame.finalValues(), clockAhead, stats.invariantViolations);
         for (int p = 0; p < partitions.count(); p++) stats.versionsStored += partitions.store(p).versionCount();
         stats.workloadMicros = workload.endedAt();
         stats.totalMicros = events.now();

@@ -1,5 +1,6 @@
 package io.fastccs.it;
 
+import io.fastccs.testkit.CheckedWorkload;
 import io.fastccs.testkit.RawClient;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
@@ -312,14 +313,18 @@ class RealClusterIT {
         try (FastCcsClient second = newClient()) {
             long seed = Long.getLong("fastccs.it.seed", ThreadLocalRandom.current().nextLong());
             log("workload seed " + seed + " (-Dfastccs.it.seed=" + seed + " repeats its choice of keys and operations)");
-            Workload workload = new Workload(cluster, List.of(client, second), 8, 300, 5, 0.25, seed);
+            CheckedWorkload workload = new CheckedWorkload(cluster.view(), List.of(client, second), "w:", 8, 300, 5, 0.25, seed);
+            int[] ownerOfKey = new int[workload.keyCount()];
+            for (int k = 0; k < ownerOfKey.length; k++) ownerOfKey[k] = cluster.ownerOf(workload.key(k));
+            FailoverWatch watch = new FailoverWatch(ownerOfKey);
+            workload.observe(watch);
             long startNanos = System.nanoTime();
             workload.start();
             Thread.sleep(12_000);
 
             long beforeKill = workload.transactionsAttempted();
-            workload.phase("outage");
-            int inFlightAtKill = workload.markKill();
+            watch.phase("outage");
+            int inFlightAtKill = watch.markKill();
             long killNanos = System.nanoTime();
             cluster.local().kill(KILLED_NODE);
             log("SIGKILLed node " + KILLED_NODE + " (partition " + p2 + ") after " + beforeKill + " transactions, "
@@ -327,10 +332,10 @@ class RealClusterIT {
             Thread.sleep(5_000);
 
             long restartNanos = System.nanoTime();
-            workload.watchPartition(p2, restartNanos);
+            watch.watchPartition(p2, restartNanos);
             var handshake = TestCluster.firstHandshake(KILLED_NODE, Duration.ofMinutes(3));
             LocalCluster.StartReport report = cluster.local().restart(KILLED_NODE);
-            workload.phase("after restart");
+            watch.phase("after restart");
             long servingNanos = handshake.get();
             log(String.format("node %d: FastCCS answered again %.1f s after its restart began (%.1f s after the kill); "
                             + "CQL and FastCCS both up after %.1f s, ring converged after %.1f s", KILLED_NODE,
@@ -338,25 +343,25 @@ class RealClusterIT {
                     report.toServing().toMillis() / 1000.0, report.toRing().toMillis() / 1000.0));
 
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (workload.firstWatchedSuccessNanos() == 0 && System.nanoTime() < deadline) Thread.sleep(100);
-            long firstOnP2 = workload.firstWatchedSuccessNanos();
+            while (watch.firstWatchedSuccessNanos() == 0 && System.nanoTime() < deadline) Thread.sleep(100);
+            long firstOnP2 = watch.firstWatchedSuccessNanos();
             assertThat(firstOnP2).as("a transaction on partition %d succeeded within 60 s of the restart", p2).isPositive();
             Thread.sleep(8_000);
             workload.stop();
             double ranFor = (System.nanoTime() - startNanos) / 1e9;
 
-            Workload.Result result = workload.finish(client, Duration.ofSeconds(6));
+            CheckedWorkload.Result result = workload.finish(client, Duration.ofSeconds(6), null, TestCluster::log);
             CheckResult check = result.check();
 
             log(String.format("workload: 8 sessions on 2 clients, 300 keys, 5 keys a transaction, 25%% writes, %.1f s", ranFor));
             log(String.format("transactions run: %d (reads %d, %d ok, %d in two rounds; writes %d, %d acknowledged, "
-                            + "%d committed unconfirmed, %d aborted, %d resolved by asking the coordinator)",
+                            + "%d aborted as the client knew; %d unconfirmed: %d committed, %d aborted, %d unsettled)",
                     result.readsAttempted() + result.writesAttempted(), result.readsAttempted(), result.readsOk(),
-                    result.twoRoundReads(), result.writesAttempted(), result.writesAcknowledged(),
-                    result.writesCommittedUnconfirmed(), result.writesAborted(), result.writesResolvedByQuery()));
-            log("in flight at the kill: " + inFlightAtKill + "; how they ended: " + workload.endOfInFlightAtKill());
-            log("outcomes learnt from the coordinators for unconfirmed writes: " + workload.resolvedOutcomes());
-            workload.errors().forEach((type, n) -> log("errors " + type + ": " + n));
+                    result.readsInTwoRounds(), result.writesAttempted(), result.writesAcknowledged(),
+                    result.writesAbortedKnown(), result.unknown(), result.unknownCommitted(), result.unknownAborted(),
+                    result.unknownUnsettled()));
+            log("in flight at the kill: " + inFlightAtKill + "; how they ended: " + watch.endOfInFlightAtKill());
+            watch.errors().forEach((type, n) -> log("errors " + type + ": " + n));
             log(String.format("recovery: node %d's FastCCS port answered %.1f s after the restart began (%.1f s after "
                             + "the kill); the clients' first successful transaction on partition %d came %.1f s after the "
                             + "restart began (%.1f s after the port answered, %.1f s after the kill)", KILLED_NODE,
@@ -372,7 +377,7 @@ class RealClusterIT {
                     + ", connected partitions " + client.metrics().connectedPartitions() + " and "
                     + second.metrics().connectedPartitions());
 
-            assertThat(workload.unexpected()).as("unexpected exceptions").isEmpty();
+            assertThat(result.errors().keySet()).as("unexpected exceptions").noneMatch(type -> type.endsWith("(unexpected)"));
             assertThat(check.ok()).as("TCC anomalies: %s", check.anomalies().stream().limit(20).toList()).isTrue();
             assertThat(result.violations()).as("lost or misplaced writes").isEmpty();
             assertThat(result.lostAcknowledged()).isZero();

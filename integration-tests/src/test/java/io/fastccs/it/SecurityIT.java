@@ -1,5 +1,6 @@
 package io.fastccs.it;
 
+import io.fastccs.testkit.RawClient;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.ssl.ProgrammaticSslEngineFactory;
 import io.fastccs.client.AuthenticationException;
@@ -19,7 +20,6 @@ import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.Stabilize;
-import io.fastccs.protocol.wire.WireCodec;
 import io.fastccs.tools.cluster.ClusterSecurity;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
@@ -34,8 +34,6 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -44,14 +42,13 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static io.fastccs.it.TestCluster.log;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -126,22 +123,7 @@ class SecurityIT {
     }
 
     private static void keepLogs() {
-        Path target = Path.of(System.getProperty("fastccs.it.logDir", "target/cluster-logs")).resolve("security");
-        try {
-            for (int node = 1; node <= NODES; node++) {
-                Path logDir = cluster.systemLog(node).getParent();
-                if (logDir == null || !Files.isDirectory(logDir)) continue;
-                Path dest = target.resolve("node" + node);
-                Files.createDirectories(dest);
-                try (Stream<Path> logs = Files.list(logDir)) {
-                    for (Path file : logs.filter(Files::isRegularFile).toList())
-                        Files.copy(file, dest.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-            log("secured cluster's node logs kept in " + target.toAbsolutePath());
-        } catch (IOException | RuntimeException e) {
-            System.err.println("could not keep the node logs: " + e);
-        }
+        TestCluster.keepLogs(cluster, NODES, "security");
     }
 
     /** TLS trusting the cluster's certificate; with {@code identity}, presenting the nodes' key pair as well. */
@@ -297,13 +279,11 @@ class SecurityIT {
         long huge = Long.MAX_VALUE / 4;
         try (SSLSocket socket = peerSocket(fastccs(1), InetAddress.getByName(OUTSIDER))) {
             // Hello and forged stabilizations in one write: the node must drop the rest after refusing the Hello.
-            java.io.ByteArrayOutputStream frames = new java.io.ByteArrayOutputStream();
-            DataOutputStream out = new DataOutputStream(frames);
-            writeFrame(out, Hello.peer(impersonated));
-            for (int p = 0; p < NODES; p++) writeFrame(out, new Stabilize(p, huge));
-            socket.getOutputStream().write(frames.toByteArray());
-            socket.getOutputStream().flush();
-            assertUnauthorized(readFrame(new DataInputStream(socket.getInputStream())), "not a ring member");
+            List<Message> burst = new ArrayList<>(List.of(Hello.peer(impersonated)));
+            for (int p = 0; p < NODES; p++) burst.add(new Stabilize(p, huge));
+            RawClient raw = RawClient.over(socket);
+            raw.sendBytes(RawClient.frames(burst.toArray(Message[]::new)));
+            assertUnauthorized(raw.receive(), "not a ring member");
             assertClosed(socket);
         }
         // Nothing was applied: no partition's snapshot clock jumped to the forged value.
@@ -379,29 +359,9 @@ class SecurityIT {
         }
     }
 
+    /** One request and its reply over {@code socket}, which stays open. */
     private static Message exchange(Socket socket, Message m) throws IOException {
-        DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(socket.getOutputStream()));
-        writeFrame(out, m);
-        out.flush();
-        return readFrame(new DataInputStream(socket.getInputStream()));
-    }
-
-    private static void writeFrame(DataOutputStream out, Message m) throws IOException {
-        byte[] frame = WireCodec.encode(m);
-        out.writeInt(frame.length);
-        out.write(frame);
-    }
-
-    private static Message readFrame(DataInputStream in) throws IOException {
-        int length = in.readInt();
-        if (length < 0 || length > (16 << 20)) throw new IOException("the node sent a frame of " + length + " bytes");
-        byte[] frame = new byte[length];
-        in.readFully(frame);
-        try {
-            return WireCodec.decode(frame);
-        } catch (io.fastccs.protocol.wire.MalformedFrameException e) {
-            throw new IOException("the node sent a malformed frame", e);
-        }
+        return RawClient.over(socket).exchange(m);
     }
 
     private static void assertUnauthorized(Message reply, String reason) {
@@ -413,9 +373,8 @@ class SecurityIT {
 
     /** The node closes the connection: end of stream (or a reset) before any further frame, within the timeout. */
     private static void assertClosed(Socket socket) throws IOException {
-        DataInputStream in = new DataInputStream(socket.getInputStream());
         try {
-            Message extra = readFrame(in);
+            Message extra = RawClient.over(socket).receive();
             throw new AssertionError("the node kept the refused connection open and sent " + extra);
         } catch (SocketTimeoutException e) {
             throw new AssertionError("the node did not close the refused connection within the socket timeout", e);

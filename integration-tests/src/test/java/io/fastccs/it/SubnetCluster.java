@@ -6,16 +6,11 @@ import io.fastccs.tools.cluster.StartOptions;
 import io.fastccs.testkit.ClusterView;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A real cluster of one test class on a loopback subnet of its own (127.0.S.k), in a temporary directory, seen
@@ -75,19 +70,7 @@ final class SubnetCluster implements AutoCloseable {
     private static void awaitSubnetFree(Ports ports, int nodes) throws InterruptedException {
         Instant deadline = Instant.now().plus(TestCluster.WAIT_OTHER_CLUSTER);
         while (true) {
-            List<String> held = new ArrayList<>();
-            for (int node = 1; node <= nodes; node++) {
-                for (var hostPort : List.of(new InetSocketAddress(ports.address(node), ports.storage()),
-                        new InetSocketAddress(ports.address(node), ports.cql()), new InetSocketAddress(ports.address(node), ports.fastccs()),
-                        new InetSocketAddress("127.0.0.1", ports.jmx(node)))) {
-                    try (ServerSocket socket = new ServerSocket()) {
-                        socket.setReuseAddress(true);
-                        socket.bind(hostPort);
-                    } catch (IOException e) {
-                        held.add(hostPort.getHostString() + ":" + hostPort.getPort());
-                    }
-                }
-            }
+            List<String> held = TestCluster.heldPorts(ports, nodes);
             if (held.isEmpty()) return;
             if (Instant.now().isAfter(deadline))
                 throw new IllegalStateException("ports " + held + " are still held: another cluster runs on subnet " + ports.subnet());
@@ -100,21 +83,7 @@ final class SubnetCluster implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        Path target = Path.of(System.getProperty("fastccs.it.logDir", "target/cluster-logs")).resolve(name);
-        try {
-            for (int node = 1; node <= (local.exists() ? local.nodeCount() : 0); node++) {
-                Path logDir = local.systemLog(node).getParent();
-                if (logDir == null || !Files.isDirectory(logDir)) continue;
-                Path dest = target.resolve("node" + node);
-                Files.createDirectories(dest);
-                try (Stream<Path> logs = Files.list(logDir)) {
-                    for (Path log : logs.filter(Files::isRegularFile).toList())
-                        Files.copy(log, dest.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            System.err.println("could not keep the node logs: " + e);
-        }
+        TestCluster.keepLogs(local, local.exists() ? local.nodeCount() : 0, name);
         try {
             if (local.exists()) local.remove();
             else Files.deleteIfExists(local.dir());

@@ -93,11 +93,16 @@ final class TestCluster implements AutoCloseable {
     }
 
     private static List<String> heldPorts() {
+        return heldPorts(PORTS, NODES);
+    }
+
+    /** The ports of nodes 1..{@code nodes} on {@code ports}' subnet that another process holds. */
+    static List<String> heldPorts(Ports ports, int nodes) {
         List<String> held = new ArrayList<>();
-        for (int node = 1; node <= NODES; node++) {
-            for (var hostPort : List.of(new InetSocketAddress(PORTS.address(node), PORTS.storage()),
-                    new InetSocketAddress(PORTS.address(node), PORTS.cql()), new InetSocketAddress(PORTS.address(node), PORTS.fastccs()),
-                    new InetSocketAddress("127.0.0.1", PORTS.jmx(node)))) {
+        for (int node = 1; node <= nodes; node++) {
+            for (var hostPort : List.of(new InetSocketAddress(ports.address(node), ports.storage()),
+                    new InetSocketAddress(ports.address(node), ports.cql()), new InetSocketAddress(ports.address(node), ports.fastccs()),
+                    new InetSocketAddress("127.0.0.1", ports.jmx(node)))) {
                 try (ServerSocket socket = new ServerSocket()) {
                     socket.setReuseAddress(true);
                     socket.bind(hostPort);
@@ -214,9 +219,14 @@ final class TestCluster implements AutoCloseable {
 
     /** Copies every node's logs to {@code fastccs.it.logDir} (default target/cluster-logs), for post-mortems. */
     private static void keepLogs(LocalCluster cluster) {
-        Path target = Path.of(System.getProperty("fastccs.it.logDir", "target/cluster-logs"));
+        keepLogs(cluster, NODES, "");
+    }
+
+    /** Copies the logs of nodes 1..{@code nodes} to {@code fastccs.it.logDir}/{@code under}/node<i>k</i>. */
+    static void keepLogs(LocalCluster cluster, int nodes, String under) {
+        Path target = Path.of(System.getProperty("fastccs.it.logDir", "target/cluster-logs")).resolve(under);
         try {
-            for (int node = 1; node <= NODES; node++) {
+            for (int node = 1; node <= nodes; node++) {
                 Path logDir = cluster.systemLog(node).getParent();
                 if (logDir == null || !Files.isDirectory(logDir)) continue;
                 Path dest = target.resolve("node" + node);

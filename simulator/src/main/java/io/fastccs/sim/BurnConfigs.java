@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.workload.KeyDistribution;
 import io.fastccs.protocol.PartitionConfig;
 
 import java.util.SplittableRandom;
@@ -17,7 +18,7 @@ public final class BurnConfigs {
         SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
         int partitions = 2 + r.nextInt(15);
         boolean faults = r.nextInt(3) > 0;
-        KeyDistribution dist = KeyDistribution.values()[r.nextInt(KeyDistribution.values().length)];
+        KeyDistribution.Shape dist = KeyDistribution.Shape.values()[r.nextInt(KeyDistribution.Shape.values().length)];
         long timeoutMicros = 200_000 + r.nextLong(800_000);
         PartitionConfig partition = PartitionConfig.builder()
                 .transactionTimeoutMicros(timeoutMicros)
@@ -35,7 +36,7 @@ public final class BurnConfigs {
                 .keysPerWrite(1 + r.nextInt(8))
                 .writeFraction(0.05 + r.nextDouble() * 0.45)
                 .valueSize(8 + r.nextInt(120))
-                .keys(8 + r.nextLong(dist == KeyDistribution.UNIFORM ? 200 : 2000))
+                .keys(8 + r.nextLong(dist == KeyDistribution.Shape.UNIFORM ? 200 : 2000))
                 .distribution(dist)
                 .transactions(1_000 + r.nextLong(2_000))
                 .fifo(r.nextBoolean())

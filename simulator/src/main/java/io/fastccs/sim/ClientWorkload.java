@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;
 import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.Key;
@@ -41,7 +42,7 @@ final class ClientWorkload {
     private final SimKeys keys;
     private final SimStats stats;
     private final SplittableRandom random, coordinatorRandom;
-    private final KeyDistribution.Sampler keySampler;
+    private final KeyDistribution keySampler;
     private final Consumer<ClientSession> sessionHook;
     private final Runnable onWorkloadEnd;
     private final SimClient[] clients;
@@ -64,7 +65,7 @@ final class ClientWorkload {
         this.stats = stats;
         this.random = random;
         this.coordinatorRandom = coordinatorRandom;
-        this.keySampler = cfg.distribution().sampler(cfg.keys());
+        this.keySampler = cfg.distribution().over(cfg.keys());
         this.sessionHook = sessionHook;
         this.onWorkloadEnd = onWorkloadEnd;
         this.clients = new SimClient[cfg.clients()];

@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.PlumeText;
 import io.fastccs.protocol.PartitionConfig;
 import picocli.CommandLine;
@@ -59,7 +60,7 @@ public final class SimCommand implements Callable<Integer> {
                         : SimConfig.defaultStabilizationMicros(partitions));
         SimConfig config = SimConfig.builder().partitions(partitions).clients(clients).keysPerRead(keysPerRead)
                 .keysPerWrite(keysPerWrite).writeFraction(writeFraction).valueSize(valueSize).keys(keys)
-                .distribution(KeyDistribution.parse(dist)).transactions(txns).fifo(!reorder)
+                .distribution(KeyDistribution.Shape.parse(dist)).transactions(txns).fifo(!reorder)
                 .faults(faults ? SimConfig.Faults.standard() : SimConfig.Faults.none())
                 .partition(partition.build()).build();
         if (burnSeed != null) {

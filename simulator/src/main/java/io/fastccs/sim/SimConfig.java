@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.workload.KeyDistribution;
 import io.fastccs.protocol.PartitionConfig;
 
 /**
@@ -14,7 +15,7 @@ public record SimConfig(
         double writeFraction,
         int valueSize,
         long keys,
-        KeyDistribution distribution,
+        KeyDistribution.Shape distribution,
         long transactions,
         boolean fifo,
         double meanDelayMicros,
@@ -87,7 +88,7 @@ public record SimConfig(
         private double writeFraction = 0.05;
         private int valueSize = 128;
         private long keys = 100_000;
-        private KeyDistribution distribution = KeyDistribution.GAUSSIAN;
+        private KeyDistribution.Shape distribution = KeyDistribution.Shape.GAUSSIAN;
         private long transactions = 20_000;
         private boolean fifo = true;
         private double meanDelayMicros = 500;
@@ -102,7 +103,7 @@ public record SimConfig(
         public Builder writeFraction(double v) { writeFraction = v; return this; }
         public Builder valueSize(int v) { valueSize = v; return this; }
         public Builder keys(long v) { keys = v; return this; }
-        public Builder distribution(KeyDistribution v) { distribution = v; return this; }
+        public Builder distribution(KeyDistribution.Shape v) { distribution = v; return this; }
         public Builder transactions(long v) { transactions = v; return this; }
         public Builder fifo(boolean v) { fifo = v; return this; }
         public Builder meanDelayMicros(double v) { meanDelayMicros = v; return this; }

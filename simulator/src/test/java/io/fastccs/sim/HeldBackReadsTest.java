@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.CheckResult;
 import io.fastccs.protocol.BrokenVariants;
 import io.fastccs.protocol.Bug;
@@ -50,7 +51,7 @@ class HeldBackReadsTest {
     private static SimConfig hotKeysShortRetention(long seed) {
         SimConfig base = BurnConfigs.forSeed(seed);
         PartitionConfig p = base.partition().toBuilder().versionRetentionMicros(5_000).gcIntervalMicros(1_000).build();
-        return base.toBuilder().faults(SimConfig.Faults.none()).keys(50).distribution(KeyDistribution.UNIFORM)
+        return base.toBuilder().faults(SimConfig.Faults.none()).keys(50).distribution(KeyDistribution.Shape.UNIFORM)
                 .writeFraction(0.5).transactions(3_000).partition(p).build();
     }
 }

@@ -1,11 +1,9 @@
 package io.fastccs.testkit;
 
 import io.fastccs.check.CheckResult;
-import io.fastccs.check.History;
+import io.fastccs.check.FinalStateVerifier;
 import io.fastccs.check.Op;
 import io.fastccs.check.PlumeText;
-import io.fastccs.check.TccChecker;
-import io.fastccs.check.Txn;
 import io.fastccs.client.CausalSession;
 import io.fastccs.client.FastCcsClient;
 import io.fastccs.client.FastCcsException;
@@ -32,6 +30,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -47,6 +46,8 @@ import java.util.function.Consumer;
  * goes on as a new session of the history, since its guarantees no longer cover that write.
  *
  * <p>Key {@code i} of the history is the store key {@code prefix + i}; value {@code v} is stored as its decimal text.
+ * The final checks are the shared {@link FinalStateVerifier} composed with the TCC checker. A {@link TxnObserver} sees
+ * every session transaction start and end, for measurements around faults.
  */
 public final class CheckedWorkload {
     public static final long FINAL_SESSION = 0;
@@ -70,8 +71,22 @@ public final class CheckedWorkload {
         }
     }
 
+    /** Sees the sessions' transactions start and end (on the session threads). */
+    public interface TxnObserver {
+        default void started() {
+        }
+
+        /**
+         * @param keys         the history keys of the transaction ({@link #key(long)} names them in the store)
+         * @param startedNanos {@link System#nanoTime()} when it started
+         * @param error        null if it succeeded, else the error's type
+         */
+        default void ended(boolean write, long[] keys, long startedNanos, String error) {
+        }
+    }
+
     /** What the run and its checks found. */
-    public record Result(long readsAttempted, long readsOk, long writesAttempted, long writesAcknowledged,
+    public record Result(long readsAttempted, long readsOk, long readsInTwoRounds, long writesAttempted, long writesAcknowledged,
                          long writesAbortedKnown, long unknownCommitted, long unknownAborted, long unknownUnsettled,
                          long deadClientCommitted, long deadClientAborted, long deadClientUnsettled,
                          long historySessions, long keysWritten, CheckResult check, List<String> violations,
@@ -103,12 +118,14 @@ public final class CheckedWorkload {
     private final Map<Long, List<Recorded>> logs = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final List<Thread> threads = new ArrayList<>();
-    private final LongAdder readsAttempted = new LongAdder(), readsOk = new LongAdder();
+    private final LongAdder readsAttempted = new LongAdder(), readsOk = new LongAdder(), readsInTwoRounds = new LongAdder();
     private final LongAdder writesAttempted = new LongAdder(), writesAcknowledged = new LongAdder(), writesAbortedKnown = new LongAdder();
     private final LongAdder unknownCommitted = new LongAdder(), unknownAborted = new LongAdder(), unknownSubmitted = new LongAdder();
     private final LongAdder unknownKnownClock = new LongAdder();
     private final LongAdder deadCommitted = new LongAdder(), deadAborted = new LongAdder(), deadSubmitted = new LongAdder();
     private final List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicReference<TxnObserver> observer = new AtomicReference<>(new TxnObserver() {
+    });
     private volatile boolean stop;
 
     public CheckedWorkload(ClusterView cluster, List<FastCcsClient> clients, String prefix, int sessions, int keyCount,
@@ -127,6 +144,11 @@ public final class CheckedWorkload {
 
     public String key(long k) {
         return prefix + k;
+    }
+
+    /** Replaces the observer (by default none); call before {@link #start()}. */
+    public void observe(TxnObserver o) {
+        observer.set(o);
     }
 
     public void start() {
@@ -166,23 +188,27 @@ public final class CheckedWorkload {
         while (!stop) {
             long[] keys = pickKeys(random);
             boolean write = random.nextDouble() < writeFraction;
-            boolean ok;
+            TxnObserver watch = observer.get();
+            long started = System.nanoTime();
+            watch.started();
+            String error;
             try {
                 if (write) {
-                    ok = write(session, sessionId, keys);
+                    error = write(session, sessionId, keys);
                     if (session.hasUnconfirmedWrite()) {
                         session.continueWithoutUnconfirmedWrite();
                         sessionId = newSession();
                     }
                 } else {
-                    ok = read(session, sessionId, keys);
+                    error = read(session, sessionId, keys);
                 }
             } catch (RuntimeException e) {
                 unexpected.add(e.toString());
-                count(e.getClass().getSimpleName() + " (unexpected)");
-                ok = false;
+                error = e.getClass().getSimpleName() + " (unexpected)";
+                count(error);
             }
-            if (!ok) pause(50); // a partition is down or paused: no hot loop on instant failures
+            watch.ended(write, keys, started, error);
+            if (error != null) pause(50); // a partition is down or paused: no hot loop on instant failures
         }
     }
 
@@ -194,7 +220,8 @@ public final class CheckedWorkload {
         return shuffled.stream().mapToLong(Long::longValue).toArray();
     }
 
-    private boolean read(CausalSession session, long sessionId, long[] keys) {
+    /** Null if it succeeded, else the error's type. */
+    private String read(CausalSession session, long sessionId, long[] keys) {
         readsAttempted.increment();
         List<String> names = new ArrayList<>(keys.length);
         for (long k : keys) names.add(key(k));
@@ -203,7 +230,7 @@ public final class CheckedWorkload {
             r = session.read(names);
         } catch (FastCcsException e) {
             count("read: " + e.getClass().getSimpleName());
-            return false;
+            return e.getClass().getSimpleName();
         }
         Recorded rec = new Recorded(nextTxn.getAndIncrement(), sessionId, false);
         for (long k : keys) {
@@ -213,10 +240,12 @@ public final class CheckedWorkload {
         rec.outcome = Outcome.COMMITTED;
         logs.get(sessionId).add(rec);
         readsOk.increment();
-        return true;
+        if (r.rounds() == 2) readsInTwoRounds.increment();
+        return null;
     }
 
-    private boolean write(CausalSession session, long sessionId, long[] keys) {
+    /** Null if the write was confirmed, else the error's type. */
+    private String write(CausalSession session, long sessionId, long[] keys) {
         writesAttempted.increment();
         Recorded rec = new Recorded(nextTxn.getAndIncrement(), sessionId, true);
         Map<String, String> writes = new LinkedHashMap<>();
@@ -233,9 +262,10 @@ public final class CheckedWorkload {
             rec.acknowledged = true;
             rec.outcome = Outcome.COMMITTED;
             writesAcknowledged.increment();
-            return true;
+            return null;
         } catch (WriteTimeoutException e) {
-            count("write: WriteTimeoutException(" + e.outcome() + ")");
+            String type = "WriteTimeoutException(" + e.outcome() + ")";
+            count("write: " + type);
             rec.transactionId = e.transactionId();
             switch (e.outcome()) {
                 case ABORTED -> {
@@ -260,13 +290,13 @@ public final class CheckedWorkload {
                     }
                 }
             }
-            return false;
+            return type;
         } catch (FastCcsException e) {
             // Refused before it was sent, or by a participant before it prepared: aborted for sure (see the API).
             count("write: " + e.getClass().getSimpleName());
             rec.outcome = Outcome.ABORTED;
             writesAbortedKnown.increment();
-            return false;
+            return e.getClass().getSimpleName();
         }
     }
 
@@ -377,14 +407,17 @@ public final class CheckedWorkload {
         if (!unexpected.isEmpty()) violations.add("unexpected exceptions: " + unexpected.subList(0, Math.min(5, unexpected.size())));
         Thread.sleep(settle.toMillis());
 
-        TreeSet<Long> written = new TreeSet<>();
-        for (List<Recorded> log2 : logs.values())
+        FinalStateVerifier<VectorClock> verifier = new FinalStateVerifier<>(FINAL_SESSION,
+                VectorClock::compareArbitration);
+        for (List<Recorded> log2 : new TreeMap<>(logs).values())
             synchronized (log2) {
-                for (Recorded r : log2) if (r.write) for (Op op : r.ops) written.add(op.key());
+                for (Recorded r : log2)
+                    verifier.add(r.txnId, r.session, r.write, r.outcome == null ? null : r.outcome == Outcome.COMMITTED,
+                            r.ops, r.commitClock == null ? null : VectorClock.of(r.commitClock), r.acknowledged,
+                            r.write ? r.transactionId + " (history txn " + r.txnId + ")" : "read " + r.txnId);
             }
-        List<Long> all = new ArrayList<>(written);
+        List<Long> all = verifier.keysWritten();
         CausalSession finalSession = client.session();
-        List<Recorded> finalLog = new ArrayList<>();
         Map<Long, Long> finalValues = new HashMap<>();
         for (int from = 0; from < all.size(); from += FINAL_READ_BATCH) {
             List<Long> batch = all.subList(from, Math.min(all.size(), from + FINAL_READ_BATCH));
@@ -399,65 +432,25 @@ public final class CheckedWorkload {
                     Thread.sleep(1_000);
                 }
             }
-            Recorded rec = new Recorded(nextTxn.getAndIncrement(), FINAL_SESSION, false);
+            List<Op> ops = new ArrayList<>();
             for (long k : batch) {
                 String v = r.getString(key(k));
                 long value = v == null ? 0 : Long.parseLong(v);
-                rec.ops.add(Op.read(k, value));
+                ops.add(Op.read(k, value));
                 finalValues.put(k, value);
             }
-            rec.outcome = Outcome.COMMITTED;
-            finalLog.add(rec);
+            verifier.add(nextTxn.getAndIncrement(), FINAL_SESSION, false, true, ops, null, false, "final read");
         }
-        logs.put(FINAL_SESSION, finalLog);
-
-        History.Builder history = History.builder().finalSession(FINAL_SESSION);
-        Map<Long, Recorded> newestCommitted = new HashMap<>();
-        for (List<Recorded> log2 : new TreeMap<>(logs).values()) {
-            for (Recorded r : log2) {
-                Outcome outcome = r.outcome;
-                if (r.write && outcome == null) {
-                    violations.add("write " + r.transactionId + " (history txn " + r.txnId + ") has no known outcome");
-                    outcome = Outcome.ABORTED;
-                }
-                boolean committed = outcome == Outcome.COMMITTED;
-                history.add(new Txn(r.txnId, r.session, committed, r.ops));
-                if (!r.write || !committed) continue;
-                if (r.commitClock == null) {
-                    violations.add("committed write " + r.transactionId + " without a commit clock");
-                    continue;
-                }
-                for (Op op : r.ops) {
-                    Recorded best = newestCommitted.get(op.key());
-                    if (best == null || VectorClock.compareArbitration(VectorClock.of(best.commitClock),
-                            VectorClock.of(r.commitClock)) < 0)
-                        newestCommitted.put(op.key(), r);
-                }
-            }
-        }
-        long lostAcknowledged = 0;
-        for (Map.Entry<Long, Recorded> e : new TreeMap<>(newestCommitted).entrySet()) {
-            long k = e.getKey();
-            Recorded w = e.getValue();
-            long expected = 0;
-            for (Op op : w.ops) if (op.key() == k) expected = op.value();
-            long got = finalValues.getOrDefault(k, 0L);
-            if (got != expected) {
-                if (w.acknowledged) lostAcknowledged++;
-                violations.add("key " + key(k) + ": the final read returned " + got + " but the newest committed write is "
-                        + w.transactionId + " (clock " + VectorClock.of(w.commitClock) + ") with " + expected
-                        + (w.acknowledged ? ": an acknowledged write was lost" : ""));
-            }
-        }
-        History h = history.build();
-        if (historyFile != null) PlumeText.write(h, historyFile);
-        CheckResult check = TccChecker.check(h);
+        FinalStateVerifier.Verdict verdict = verifier.verify(finalValues, this::key, clock -> "clock " + clock);
+        violations.addAll(verdict.violations());
+        if (historyFile != null) PlumeText.write(verdict.history(), historyFile);
+        CheckResult check = verdict.check();
         Map<String, Long> errorCounts = new TreeMap<>();
         errors.forEach((k, v) -> errorCounts.put(k, v.sum()));
         long unknownUnsettled = unknownSubmitted.sum() - (unknownCommitted.sum() - unknownKnownClock.sum() + unknownAborted.sum());
-        return new Result(readsAttempted.sum(), readsOk.sum(), writesAttempted.sum(), writesAcknowledged.sum(),
+        return new Result(readsAttempted.sum(), readsOk.sum(), readsInTwoRounds.sum(), writesAttempted.sum(), writesAcknowledged.sum(),
                 writesAbortedKnown.sum(), unknownCommitted.sum(), unknownAborted.sum(), Math.max(0, unknownUnsettled),
                 deadCommitted.sum(), deadAborted.sum(), deadSubmitted.sum() - deadCommitted.sum() - deadAborted.sum(),
-                logs.size() - 1, written.size(), check, violations, lostAcknowledged, errorCounts);
+                logs.size(), verdict.keysWritten(), check, violations, verdict.lostAcknowledged(), errorCounts);
     }
 }

@@ -6,10 +6,13 @@ import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.wire.MalformedFrameException;
 import io.fastccs.protocol.wire.WireCodec;
 
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -38,6 +41,20 @@ public final class RawClient implements AutoCloseable {
             socket.close();
             throw e;
         }
+    }
+
+    private RawClient(Socket connected) throws IOException {
+        socket = connected;
+        in = new DataInputStream(connected.getInputStream());
+        out = new DataOutputStream(new BufferedOutputStream(connected.getOutputStream()));
+    }
+
+    /**
+     * Frames over a socket the caller connected (a TLS socket, one bound to a chosen source address), without a
+     * handshake; closing the raw client closes the socket.
+     */
+    public static RawClient over(Socket connected) throws IOException {
+        return new RawClient(connected);
     }
 
     /** Connects and shakes hands as a client. */
@@ -76,6 +93,22 @@ public final class RawClient implements AutoCloseable {
         out.writeInt(frame.length);
         out.write(frame);
         out.flush();
+    }
+
+    /** {@code messages} framed one after the other, for {@link #sendBytes} to send in a single write. */
+    public static byte[] frames(Message... messages) {
+        java.io.ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream framed = new DataOutputStream(bytes);
+        try {
+            for (Message m : messages) {
+                byte[] frame = WireCodec.encode(m);
+                framed.writeInt(frame.length);
+                framed.write(frame);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+        return bytes.toByteArray();
     }
 
     /** Writes bytes as they are, length prefix included (or not). */

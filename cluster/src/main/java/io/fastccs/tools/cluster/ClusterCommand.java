@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.LinkedHashMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -85,13 +87,16 @@ public final class ClusterCommand implements Runnable {
         boolean internodeTls;
         @Option(names = "--secure", description = "--auth --client-tls --internode-tls")
         boolean secure;
+        @Option(names = "--node-setting", paramLabel = "NAME=VALUE",
+                description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable")
+        Map<String, String> nodeSettings = new LinkedHashMap<>();
 
         @Override
         public Integer call() {
             ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
             StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET).withPlugin(!noPlugin).withHeap(heap)
                     .withTimeout(Duration.ofSeconds(timeoutSeconds)).withNodeClasspathFile(nodeClasspath)
-                    .withAgentJar(agent).withJava(java).withSecurity(security);
+                    .withAgentJar(agent).withJava(java).withSecurity(security).withNodeSettings(nodeSettings);
             if (heapMin != null)
                 options = options.withHeap(heapMin, heap);
             LocalCluster cluster = dir.cluster(System.out);
@@ -231,6 +236,9 @@ public final class ClusterCommand implements Runnable {
                     s.pid() > 0 ? Long.toString(s.pid()) : "-", s.processAlive() ? "up" : "down", s.cqlUp() ? "up" : "down",
                     s.fastccs().name().toLowerCase(), s.rssBytes() >= 0 ? s.rssBytes() / (1024 * 1024) + " MiB" : "-",
                     s.liveNodesSeen() >= 0 ? s.liveNodesSeen() + " nodes" : "-");
+        for (NodeStatus s : statuses)
+            if (s.pluginProblem() != null)
+                System.out.printf("node %d: the FastCCS plugin FAILED (JMX io.fastccs:type=FastCcs): %s%n", s.node(), s.pluginProblem());
         long total = statuses.stream().filter(s -> s.rssBytes() > 0).mapToLong(NodeStatus::rssBytes).sum();
         String serving = statuses.stream().filter(NodeStatus::serving).map(s -> Integer.toString(s.node()))
                 .collect(Collectors.joining(", "));

@@ -18,9 +18,10 @@ import java.util.TreeMap;
  *
  * @param agentJar null when the plugin is off
  * @param pids     node number to pid, for nodes started and not yet seen stopped
+ * @param nodeSettings FastCCS settings given to every node ({@code -Dfastccs.NAME=VALUE}), kept for restarts
  */
 record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, String heapMax, Path java,
-                    Path nodeClasspathFile, Path agentJar, Map<Integer, Long> pids) {
+                    Path nodeClasspathFile, Path agentJar, Map<Integer, Long> pids, Map<String, String> nodeSettings) {
     static final String FILE_NAME = "cluster.properties";
 
     ClusterState {
@@ -29,18 +30,24 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
         if (plugin && agentJar == null)
             throw new IllegalArgumentException("the plugin is on but no agent jar is given");
         pids = Collections.unmodifiableMap(new TreeMap<>(pids));
+        nodeSettings = Collections.unmodifiableMap(new TreeMap<>(nodeSettings));
+    }
+
+    ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, String heapMax, Path java, Path nodeClasspathFile,
+                 Path agentJar, Map<Integer, Long> pids) {
+        this(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, pids, Map.of());
     }
 
     ClusterState withPid(int node, long pid) {
         Map<Integer, Long> updated = new TreeMap<>(pids);
         updated.put(node, pid);
-        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated);
+        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated, nodeSettings);
     }
 
     ClusterState withoutPid(int node) {
         Map<Integer, Long> updated = new TreeMap<>(pids);
         updated.remove(node);
-        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated);
+        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated, nodeSettings);
     }
 
     /** The pid recorded for {@code node}, or 0. */
@@ -64,6 +71,7 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
         if (agentJar != null)
             p.setProperty("agent.jar", agentJar.toString());
         pids.forEach((node, pid) -> p.setProperty("node." + node + ".pid", Long.toString(pid)));
+        nodeSettings.forEach((name, value) -> p.setProperty("setting." + name, value));
         // Written aside and moved, so a reader never sees half a file.
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
@@ -91,9 +99,12 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
                     pids.put(node, Long.parseLong(pid));
             }
             String agent = p.getProperty("agent.jar");
+            Map<String, String> settings = new TreeMap<>();
+            for (String key : p.stringPropertyNames())
+                if (key.startsWith("setting.")) settings.put(key.substring("setting.".length()), p.getProperty(key));
             return new ClusterState(nodes, ports, Boolean.parseBoolean(required(p, "plugin", file)),
                     required(p, "heap.min", file), required(p, "heap.max", file), Path.of(required(p, "java", file)),
-                    Path.of(required(p, "node.classpath.file", file)), agent == null ? null : Path.of(agent), pids);
+                    Path.of(required(p, "node.classpath.file", file)), agent == null ? null : Path.of(agent), pids, settings);
         } catch (IllegalArgumentException e) {
             throw new IOException(file + " is damaged: " + e.getMessage(), e);
         }

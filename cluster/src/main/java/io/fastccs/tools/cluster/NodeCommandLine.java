@@ -69,6 +69,7 @@ final class NodeCommandLine {
             cmd.add("-javaagent:" + state.agentJar());
             cmd.add("-Dfastccs.port=" + state.ports().fastccs());
             cmd.add("-Dfastccs.partitions=" + state.nodes()); // serve as soon as the whole ring is known
+            state.nodeSettings().forEach((name, value) -> cmd.add("-Dfastccs." + name + "=" + value));
         }
         cmd.add("-cp");
         // The conf directory first, as Cassandra's scripts do: it finds optional files there by classpath.

@@ -7,14 +7,15 @@ package io.fastccs.tools.cluster;
  * @param processAlive  that pid is alive and is this node's Cassandra (a reused pid does not count)
  * @param rssBytes      resident memory from /proc, -1 when not running
  * @param liveNodesSeen how many nodes (itself included) the node's gossip considers up, -1 when JMX does not answer
+ * @param pluginProblem why the plugin FAILED, as its health bean says; null when it did not
  */
 public record NodeStatus(int node, String address, long pid, boolean processAlive, boolean cqlUp,
-                         FastCcs fastccs, long rssBytes, int liveNodesSeen) {
-    /** The plugin's port: OFF when the cluster runs without the plugin. */
-    public enum FastCcs { OFF, UP, DOWN }
+                         FastCcs fastccs, long rssBytes, int liveNodesSeen, String pluginProblem) {
+    /** The plugin's port: OFF when the cluster runs without the plugin; FAILED when the plugin gave up starting. */
+    public enum FastCcs { OFF, UP, DOWN, FAILED }
 
     /** Running and answering on every port it should. */
     public boolean serving() {
-        return processAlive && cqlUp && fastccs != FastCcs.DOWN;
+        return processAlive && cqlUp && (fastccs == FastCcs.OFF || fastccs == FastCcs.UP);
     }
 }

@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A node's view of the ring, read over JMX from its StorageService MBean (no Cassandra classes needed). */
+/**
+ * A node's view of the ring, read over JMX from its StorageService MBean, and the FastCCS plugin's health from
+ * {@code io.fastccs:type=FastCcs} (no Cassandra or plugin classes needed).
+ */
 final class RingProbe {
     /**
      * @param liveNodes      addresses the node's gossip considers up, itself included
@@ -27,7 +30,29 @@ final class RingProbe {
             System.setProperty("sun.rmi.transport.connectionTimeout", "5000");
     }
 
+    /** The plugin's health attributes: {@code State} (STARTING, SERVING, FAILED) and {@code StateReason}. */
+    record PluginHealth(String state, String reason) {
+        boolean failed() {
+            return "FAILED".equals(state);
+        }
+    }
+
     private RingProbe() {
+    }
+
+    /** Empty when JMX does not answer or the plugin registered no health bean (no agent, or not loaded yet). */
+    static Optional<PluginHealth> pluginHealth(int jmxPort) {
+        try {
+            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+            try (JMXConnector connector = JMXConnectorFactory.connect(url)) {
+                MBeanServerConnection mbeans = connector.getMBeanServerConnection();
+                ObjectName health = new ObjectName("io.fastccs:type=FastCcs");
+                return Optional.of(new PluginHealth(String.valueOf(mbeans.getAttribute(health, "State")),
+                        String.valueOf(mbeans.getAttribute(health, "StateReason"))));
+            }
+        } catch (Exception e) {
+            return Optional.empty();
+        }
     }
 
     /** Empty when JMX does not answer (node down or not up yet). */

@@ -28,6 +28,18 @@ class ClusterStateTest {
     }
 
     @Test
+    void nodeSettingsSurviveASaveAndLoadAndAPidChange() throws IOException {
+        ClusterState state = new ClusterState(1, Ports.DEFAULT, true, "256M", "768M", Path.of("/j"), Path.of("/cp"),
+                Path.of("/agent.jar"), Map.of(), Map.of("startup_timeout", "1s", "transaction_timeout", "3s"));
+        Path file = dir.resolve(ClusterState.FILE_NAME);
+
+        state.withPid(1, 7).save(file);
+
+        assertThat(ClusterState.load(file).nodeSettings()).containsExactlyEntriesOf(
+                new java.util.TreeMap<>(Map.of("startup_timeout", "1s", "transaction_timeout", "3s")));
+    }
+
+    @Test
     void pidsComeAndGo() {
         ClusterState state = new ClusterState(2, Ports.DEFAULT, false, "256M", "768M", Path.of("/j"), Path.of("/cp"), null, Map.of());
 

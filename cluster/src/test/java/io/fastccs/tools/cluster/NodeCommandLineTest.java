@@ -21,6 +21,19 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void nodeSettingsBecomeFastCcsSystemProperties() {
+        ClusterState state = new ClusterState(3, Ports.DEFAULT, true, "256M", "768M", JAVA, Path.of("/build/node-classpath.txt"),
+                Path.of("/build/agent.jar"), Map.of(), Map.of("startup_timeout", "1s"));
+        assertThat(NodeCommandLine.node(state, LAYOUT, 1, "/a.jar")).contains("-Dfastccs.startup_timeout=1s");
+    }
+
+    @Test
+    void aNodeSettingNamedWithItsPrefixIsRefused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StartOptions.nodes(1).withNodeSettings(Map.of("fastccs.port", "1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without fastccs.");
+    }
+
+    @Test
     void nodeWithoutThePluginIsPlainCassandra() {
         List<String> cmd = NodeCommandLine.node(state(false), LAYOUT, 2, "/a.jar:/b.jar");
 

@@ -1,5 +1,6 @@
 package io.fastccs.tools.stress;
 
+import io.fastccs.workload.KeyDistribution;
 import io.fastccs.protocol.Key;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Hello;

@@ -1,5 +1,6 @@
 package io.fastccs.tools.stress;
 
+import io.fastccs.workload.KeyDistribution;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

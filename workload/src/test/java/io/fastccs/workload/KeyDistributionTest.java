@@ -1,4 +1,4 @@
-package io.fastccs.tools.stress;
+package io.fastccs.workload;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.fastccs.tools.stress;
+package io.fastccs.workload;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -9,9 +9,28 @@ import java.util.regex.Pattern;
 /**
  * A key population in cassandra-stress's {@code -pop dist=...} syntax: {@code gaussian(1..K)} (mean mid-range, stdev
  * range/6, clamped to the range), {@code uniform(1..K)}, {@code zipf(1..K)} or {@code zipf(1..K,S)} (exponent S,
- * default 0.99; rank 1 is the most frequent key).
+ * default 0.99; rank 1 is the most frequent key). The stress tool parses the full syntax; the simulator names a
+ * {@link Shape} over keys 1..K. One class for both, so a zipf in the simulator is the same zipf as on the cluster.
  */
 public abstract class KeyDistribution {
+    /** The three shapes, each over 1..K with its default parameters (zipf's exponent 0.99, YCSB's). */
+    public enum Shape {
+        GAUSSIAN, UNIFORM, ZIPF;
+
+        public static Shape parse(String s) {
+            return valueOf(s.trim().toUpperCase(Locale.ROOT));
+        }
+
+        /** This shape over keys 1..{@code keys}. */
+        public KeyDistribution over(long keys) {
+            return switch (this) {
+                case GAUSSIAN -> gaussian(1, keys);
+                case UNIFORM -> uniform(1, keys);
+                case ZIPF -> zipf(1, keys, 0.99);
+            };
+        }
+    }
+
     private static final Pattern SPEC = Pattern.compile(
             "(gaussian|uniform|zipf)\\((\\d+)\\.\\.(\\d+)(?:,([0-9.]+))?\\)", Pattern.CASE_INSENSITIVE);
     /** Zipf draws from a table of cumulative weights, so its range is bounded. */

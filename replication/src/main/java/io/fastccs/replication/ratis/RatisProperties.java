@@ -1,0 +1,46 @@
+package io.fastccs.replication.ratis;
+
+import io.fastccs.replication.GroupMember;
+import io.fastccs.replication.ReplicaSettings;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.TimeDuration;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Our settings as Ratis properties, with the choices that are not settings (see docs/design.md). */
+final class RatisProperties {
+    private RatisProperties() {
+    }
+
+    static RaftProperties of(GroupMember self, Path storageDir, ReplicaSettings settings) {
+        RaftProperties p = new RaftProperties();
+        // Ratis defaults its storage to /tmp: a reboot would wipe every replica's log and vote at once.
+        RaftServerConfigKeys.setStorageDir(p, List.of(storageDir.resolve("groups").toFile()));
+        RaftServerConfigKeys.setRemovedGroupsDir(p, storageDir.resolve("removed-groups").toFile());
+        GrpcConfigKeys.Server.setHost(p, self.host());
+        GrpcConfigKeys.Server.setPort(p, self.port());
+
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(settings.electionTimeoutMin()));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(settings.electionTimeoutMax()));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, millis(settings.requestTimeout()));
+        // Reads at the leader under a lease: a deposed leader stops answering once its lease runs out, and followers
+        // refuse to vote while they hear from a leader whose lease may still run.
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotEvery());
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        // raft.server.log.unsafe-flush.enabled stays false: an entry counts only once the log is on disk.
+        return p;
+    }
+
+    private static TimeDuration millis(Duration d) {
+        return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,103 @@
+package io.fastccs.replication.ratis;
+
+import io.fastccs.replication.GroupMember;
+import io.fastccs.replication.GroupSpec;
+import io.fastccs.replication.ReplicaApplier;
+import io.fastccs.replication.ReplicaServer;
+import io.fastccs.replication.ReplicaSettings;
+import io.fastccs.replication.ReplicatedLog;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.statemachine.StateMachine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** {@link ReplicaServer} on one Ratis server with gRPC, hosting a group per replicated range. */
+public final class RatisReplicaServer implements ReplicaServer {
+    private final RaftServer server;
+    private final Map<Integer, RatisReplicatedLog> logs = new TreeMap<>();
+
+    private RatisReplicaServer(RaftServer server) {
+        this.server = server;
+    }
+
+    public static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
+                                           Map<GroupSpec, ReplicaApplier> groups) throws IOException {
+        Files.createDirectories(storageDir);
+        Map<RaftGroupId, StateMachine> machines = new ConcurrentHashMap<>();
+        for (var e : groups.entrySet()) {
+            if (!e.getKey().hasMember(self.nodeId()))
+                throw new IllegalArgumentException("node " + self.nodeId() + " is not a member of group " + e.getKey().range());
+            machines.put(groupId(e.getKey()), new ApplierStateMachine(e.getValue()));
+        }
+        RaftServer server = RaftServer.newBuilder()
+                .setServerId(RaftPeerId.valueOf(self.nodeId()))
+                .setProperties(RatisProperties.of(self, storageDir, settings))
+                .setStateMachineRegistry(gid -> {
+                    StateMachine m = machines.get(gid);
+                    if (m == null) throw new IllegalStateException("no applier for group " + gid + " on node " + self.nodeId());
+                    return m;
+                })
+                .build();
+        RatisReplicaServer replicas = new RatisReplicaServer(server);
+        try {
+            server.start();
+            Set<RaftGroupId> resumed = new HashSet<>();
+            server.getGroupIds().forEach(resumed::add);
+            for (GroupSpec spec : groups.keySet()) {
+                RaftGroupId gid = groupId(spec);
+                if (!resumed.contains(gid)) replicas.add(self, raftGroup(spec));
+                replicas.logs.put(spec.range(), new RatisReplicatedLog(server, spec, gid));
+            }
+        } catch (IOException | RuntimeException e) {
+            replicas.close();
+            throw e;
+        }
+        return replicas;
+    }
+
+    /** Creates the group on this server (each member does so for itself); the members elect a leader among them. */
+    private void add(GroupMember self, RaftGroup group) throws IOException {
+        RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(ClientId.randomId(),
+                RaftPeerId.valueOf(self.nodeId()), 0, group));
+        if (!reply.isSuccess())
+            throw new IOException("node " + self.nodeId() + " could not join group " + group.getGroupId() + ": " + reply.getException());
+    }
+
+    static RaftGroupId groupId(GroupSpec spec) {
+        return RaftGroupId.valueOf(spec.groupUuid());
+    }
+
+    static RaftGroup raftGroup(GroupSpec spec) {
+        List<RaftPeer> peers = spec.members().stream()
+                .map(m -> RaftPeer.newBuilder().setId(m.nodeId()).setAddress(m.address()).setPriority(m.priority()).build())
+                .toList();
+        return RaftGroup.valueOf(groupId(spec), peers);
+    }
+
+    @Override
+    public ReplicatedLog log(int range) {
+        RatisReplicatedLog log = logs.get(range);
+        if (log == null) throw new IllegalArgumentException("node " + server.getId() + " is not a member of group " + range);
+        return log;
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+    }
+}

@@ -1,0 +1,138 @@
+package io.fastccs.replication.ratis;
+
+import io.fastccs.replication.GroupSpec;
+import io.fastccs.replication.NotLeaderException;
+import io.fastccs.replication.ReplicatedLog;
+import io.fastccs.replication.ReplicationException;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A group's log on this node, submitting to the local Ratis server directly (no network hop to itself): appends as
+ * write requests, read barriers as linearizable reads answered by an empty query.
+ */
+final class RatisReplicatedLog implements ReplicatedLog {
+    private final RaftServer server;
+    private final GroupSpec group;
+    private final RaftGroupId groupId;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+
+    RatisReplicatedLog(RaftServer server, GroupSpec group, RaftGroupId groupId) {
+        this.server = server;
+        this.group = group;
+        this.groupId = groupId;
+    }
+
+    @Override
+    public GroupSpec group() {
+        return group;
+    }
+
+    @Override
+    public CompletableFuture<Long> append(byte[] batch) {
+        return submit(Message.valueOf(ByteString.copyFrom(batch)), RaftClientRequest.writeRequestType())
+                .thenApply(RaftClientReply::getLogIndex);
+    }
+
+    @Override
+    public CompletableFuture<Void> readBarrier() {
+        // Ratis serves a linearizable read at a follower too (by asking the leader for a read index), so success alone
+        // does not say this member leads: it must lead in the same term before and after the lease-checked read.
+        long term = term();
+        if (!isLeaderReady())
+            return CompletableFuture.failedFuture(new NotLeaderException("node " + server.getId() + " does not lead group "
+                    + group.range(), leaderId().orElse(null)));
+        return submit(Message.EMPTY, RaftClientRequest.readRequestType()).thenApply(reply -> {
+            if (!isLeaderReady() || term() != term)
+                throw new CompletionException(new NotLeaderException("node " + server.getId() + " stopped leading group "
+                        + group.range() + " during the read barrier", leaderId().orElse(null)));
+            return null;
+        });
+    }
+
+    private CompletableFuture<RaftClientReply> submit(Message message, RaftClientRequest.Type type) {
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(server.getId())
+                .setGroupId(groupId)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(message)
+                .setType(type)
+                .build();
+        CompletableFuture<RaftClientReply> submitted;
+        try {
+            submitted = server.submitClientRequestAsync(request);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new ReplicationException("group " + group.range() + ": " + e.getMessage(), e));
+        }
+        return submitted.handle((reply, error) -> {
+            if (error != null) throw new CompletionException(translate(unwrap(error)));
+            if (!reply.isSuccess()) throw new CompletionException(translate(reply.getException()));
+            return reply;
+        });
+    }
+
+    private Exception translate(Throwable error) {
+        if (error instanceof org.apache.ratis.protocol.exceptions.NotLeaderException nle) {
+            String hint = nle.getSuggestedLeader() == null ? null : nle.getSuggestedLeader().getId().toString();
+            return new NotLeaderException("node " + server.getId() + " does not lead group " + group.range()
+                    + (hint == null ? "" : "; the leader is " + hint), hint);
+        }
+        if (error instanceof org.apache.ratis.protocol.exceptions.LeaderNotReadyException
+                || error instanceof org.apache.ratis.protocol.exceptions.ReadIndexException
+                || error instanceof org.apache.ratis.protocol.exceptions.ReadException
+                || error instanceof org.apache.ratis.protocol.exceptions.LeaderSteppingDownException)
+            return new NotLeaderException("node " + server.getId() + " cannot serve group " + group.range()
+                    + " as leader now: " + error.getMessage(), leaderId().orElse(null));
+        return new ReplicationException("group " + group.range() + ": " + (error == null ? "failed" : error.getMessage()),
+                error instanceof RaftException || error == null ? error : error);
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+        return t;
+    }
+
+    private Optional<DivisionInfo> info() {
+        try {
+            return Optional.of(server.getDivision(groupId).getInfo());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean isLeaderReady() {
+        return info().map(i -> i.isLeader() && i.isLeaderReady()).orElse(false);
+    }
+
+    @Override
+    public long term() {
+        return info().map(DivisionInfo::getCurrentTerm).orElse(0L);
+    }
+
+    @Override
+    public Optional<String> leaderId() {
+        return info().map(DivisionInfo::getLeaderId).map(RaftPeerId::toString);
+    }
+
+    @Override
+    public long appliedIndex() {
+        return info().map(DivisionInfo::getLastAppliedIndex).orElse(-1L);
+    }
+}

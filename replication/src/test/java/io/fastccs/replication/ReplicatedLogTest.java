@@ -1,0 +1,132 @@
+package io.fastccs.replication;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Three real Ratis servers over gRPC on 127.0.70.k: what the host of a replicated partition relies on. */
+class ReplicatedLogTest {
+    private static final Duration ELECTION = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<String> appendAll(ReplicatedLog log, String prefix, int n) throws Exception {
+        List<CompletableFuture<Long>> futures = new ArrayList<>();
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            sent.add(prefix + i);
+            futures.add(log.append(bytes(prefix + i)));
+        }
+        long last = 0;
+        for (CompletableFuture<Long> f : futures) {
+            long index = f.get(30, TimeUnit.SECONDS);
+            assertThat(index).as("log positions grow in the order of appends").isGreaterThan(last);
+            last = index;
+        }
+        return sent;
+    }
+
+    @Test
+    void everyMemberAppliesTheCommittedBatchesInLogOrder() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            int leader = g.awaitLeader(0, ELECTION);
+            List<String> sent = appendAll(g.log(leader, 0), "b", 100);
+
+            assertThat(g.appliers[leader][0].applied()).as("the leader applied each before its append completed").containsExactlyElementsOf(sent);
+            for (int k = 0; k < 3; k++) {
+                int node = k;
+                TestGroups.await(() -> g.appliers[node][0].applied().size() == sent.size(), Duration.ofSeconds(20), "node " + node + " applied all");
+                assertThat(g.appliers[k][0].applied()).as("node %d", k).containsExactlyElementsOf(sent);
+            }
+            assertThat(g.appliers[leader][0].leaderReadyTerms).hasSize(1);
+        }
+    }
+
+    @Test
+    void aFollowerRefusesAppendsAndReadsAndNamesTheLeader() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            int leader = g.awaitLeader(0, ELECTION);
+            int follower = (leader + 1) % 3;
+            TestGroups.await(() -> g.log(follower, 0).leaderId().isPresent(), Duration.ofSeconds(10), "the follower knows its leader");
+
+            assertThatThrownBy(() -> g.log(follower, 0).append(bytes("x")).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(NotLeaderException.class)
+                    .satisfies(e -> assertThat(((NotLeaderException) e).leaderHint()).contains("n" + (leader + 1)));
+            assertThatThrownBy(() -> g.log(follower, 0).readBarrier().get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(NotLeaderException.class);
+            g.log(leader, 0).readBarrier().get(10, TimeUnit.SECONDS); // the leader may read
+            assertThat(g.appliers[follower][0].applied()).as("the refused append changed nothing").isEmpty();
+        }
+    }
+
+    @Test
+    void whenTheLeaderDiesAnotherLeadsAndNothingCommittedIsLostOrReordered() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            int first = g.awaitLeader(0, ELECTION);
+            List<String> before = appendAll(g.log(first, 0), "a", 30);
+            long firstTerm = g.log(first, 0).term();
+
+            g.stop(first);
+            int second = g.awaitLeader(0, ELECTION);
+            assertThat(second).isNotEqualTo(first);
+            assertThat(g.log(second, 0).term()).isGreaterThan(firstTerm);
+            assertThat(g.appliers[second][0].leaderReadyTerms).as("the new leader was told it leads").isNotEmpty();
+            assertThat(g.appliers[second][0].applied()).as("the new leader has applied all that was committed")
+                    .containsExactlyElementsOf(before);
+            List<String> after = appendAll(g.log(second, 0), "c", 30);
+
+            g.start(first); // the old leader comes back from its storage and catches up
+            List<String> all = new ArrayList<>(before);
+            all.addAll(after);
+            TestGroups.await(() -> g.appliers[first][0].applied().size() >= all.size(), Duration.ofSeconds(30), "the old leader caught up");
+            assertThat(g.appliers[first][0].applied()).as("replayed from its log, then the rest").endsWith(after.toArray(String[]::new));
+            assertThat(g.appliers[first][0].applied()).containsSubsequence(all);
+        }
+    }
+
+    @Test
+    void aMemberFarBehindIsCaughtUpBySnapshot() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST.withSnapshotEvery(10))) {
+            int leader = g.awaitLeader(0, ELECTION);
+            int lagging = (leader + 2) % 3;
+            List<String> before = appendAll(g.log(leader, 0), "a", 5);
+            TestGroups.await(() -> g.appliers[lagging][0].applied().size() == 5, Duration.ofSeconds(10), "all have the first five");
+            g.stop(lagging);
+            List<String> meanwhile = appendAll(g.log(leader, 0), "m", 60); // snapshots and purges the log behind it
+
+            g.start(lagging);
+            List<String> all = new ArrayList<>(before);
+            all.addAll(meanwhile);
+            TestGroups.await(() -> g.appliers[lagging][0].applied().equals(all), Duration.ofSeconds(30), "the lagging member has everything");
+            assertThat(g.appliers[lagging][0].restoredAt).as("it got a snapshot, not the purged log").isPositive();
+        }
+    }
+
+    @Test
+    void eachGroupEndsUpLedByItsPreferredNode() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 3, TestGroups.FAST)) {
+            for (int range = 0; range < 3; range++) {
+                int preferred = range;
+                int r = range;
+                TestGroups.await(() -> g.log(preferred, r).isLeaderReady(), Duration.ofSeconds(30),
+                        "node " + (preferred + 1) + " leads group " + r);
+            }
+        }
+    }
+}

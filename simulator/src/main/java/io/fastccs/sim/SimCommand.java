@@ -39,6 +39,13 @@ public final class SimCommand implements Callable<Integer> {
     Long seed;
     @Option(names = "--faults", description = "inject message loss, delay spikes, client crashes mid-write and partition crashes")
     boolean faults;
+    @Option(names = "--replicated", description = "each partition a group of three replicas under consensus: "
+            + "what a step writes and sends waits for a majority; a crash is a failover losing uncommitted entries")
+    boolean replicated;
+    @Option(names = "--crashes-per-second", paramLabel = "RATE",
+            description = "only partition crashes, at this rate, each down for up to the transaction timeout "
+                    + "(replaces the other faults; applies to --burn-seed too)")
+    Double crashesPerSecond;
     @Option(names = "--reorder", description = "links do not keep FIFO order")
     boolean reorder;
     @Option(names = "--stabilization-interval-ms", description = "default: 5 ms up to 64 partitions, then 0.08 ms per partition")
@@ -67,8 +74,11 @@ public final class SimCommand implements Callable<Integer> {
             s = burnSeed;
             config = BurnConfigs.forSeed(burnSeed);
         }
+        if (crashesPerSecond != null) config = SimConfig.crashHeavy(config, crashesPerSecond);
         long started = System.nanoTime();
-        SimResult result = new Simulation(config, s).run();
+        Simulation simulation = new Simulation(config, s);
+        if (replicated) simulation.replicate(false);
+        SimResult result = simulation.run();
         String report = result.report();
         System.out.print(report);
         System.out.printf("wall time       %.1f s%n", (System.nanoTime() - started) / 1e9);

@@ -45,6 +45,11 @@ public record SimConfig(
         }
     }
 
+    /** {@code base} with partition crashes only, {@code rate} a second, each down for up to the transaction timeout. */
+    public static SimConfig crashHeavy(SimConfig base, double rate) {
+        return base.toBuilder().faults(new Faults(0, 0, 0, 0, rate, base.partition().transactionTimeoutMicros())).build();
+    }
+
     public static Builder builder() {
         return new Builder();
     }

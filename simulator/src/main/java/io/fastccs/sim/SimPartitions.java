@@ -27,6 +27,8 @@ final class SimPartitions {
     private final Partition[] partitions;
     private final int[] epochs;
     private final boolean[] down;
+    /** Each partition's replica group, or null: one process per partition with a store of its own. */
+    private ReplicaGroup[] groups;
 
     SimPartitions(SimConfig cfg, Topology topology, EventQueue events, SimNetwork network, SplittableRandom random, SimStats stats) {
         this.cfg = cfg;
@@ -42,11 +44,34 @@ final class SimPartitions {
         this.down = new boolean[n];
     }
 
+    /** Makes every partition a replica group (call before {@link #startAll()}). */
+    void replicate(ReplicaGroup.Settings settings) {
+        groups = new ReplicaGroup[partitions.length];
+        for (int p = 0; p < groups.length; p++) groups[p] = new ReplicaGroup(events, settings, cfg.meanDelayMicros());
+    }
+
     void startAll() {
         for (int p = 0; p < partitions.length; p++) {
-            stores[p] = new InMemoryPartitionStore();
+            stores[p] = groups == null ? new InMemoryPartitionStore() : groups[p].store().committed();
             start(p);
         }
+    }
+
+    /** Partition p's replica group, or null when partitions are not replicated. */
+    ReplicaGroup group(int p) {
+        return groups == null ? null : groups[p];
+    }
+
+    /** A protocol step of partition p: with replica groups, what it writes and sends goes behind the group's log. */
+    private void step(int p, Runnable call) {
+        if (groups == null) call.run();
+        else groups[p].step(call);
+    }
+
+    /** Something partition p sends: with replica groups, it leaves once its step has committed. */
+    private void send(int p, Runnable transmit) {
+        if (groups == null) transmit.run();
+        else groups[p].send(transmit);
     }
 
     int count() {
@@ -69,15 +94,19 @@ final class SimPartitions {
     private void start(int p) {
         int epoch = ++epochs[p];
         down[p] = false;
-        PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
-        partitions[p] = Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now);
+        PeerSink sink = (to, message) -> send(p, () -> sendFromPartition(p, to, message));
+        if (groups == null) {
+            partitions[p] = Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now);
+        } else {
+            groups[p].step(() -> partitions[p] = Partition.start(p, cfg.partition(), topology, groups[p].store(), sink, events::now));
+        }
         long tick = Math.min(cfg.partition().stabilizationIntervalMicros(), 5_000);
         events.schedule(random.nextLong(tick) + 1, () -> tick(p, epoch, tick));
     }
 
     private void tick(int p, int epoch, long interval) {
         if (down[p] || epochs[p] != epoch) return;
-        partitions[p].tick();
+        step(p, partitions[p]::tick);
         events.schedule(interval, () -> tick(p, epoch, interval));
     }
 
@@ -86,6 +115,7 @@ final class SimPartitions {
         down[p] = true;
         epochs[p]++;
         partitions[p] = null;
+        if (groups != null) groups[p].failover(); // another replica leads after the downtime
         stats.partitionCrashes++;
         int epoch = epochs[p];
         events.schedule(downtime, () -> {
@@ -101,7 +131,7 @@ final class SimPartitions {
     private void sendFromPartition(int from, int to, PeerMessage message) {
         int toEpoch = epochs[to];
         network.transmit(from, to, message, () -> {
-            if (!down[to] && epochs[to] == toEpoch) partitions[to].onPeerMessage(from, message);
+            if (!down[to] && epochs[to] == toEpoch) step(to, () -> partitions[to].onPeerMessage(from, message));
         });
     }
 
@@ -110,18 +140,19 @@ final class SimPartitions {
         int epoch = epochs[partition];
         network.transmit(fromNode, partition, request, () -> {
             if (down[partition] || epochs[partition] != epoch) return;
-            io.fastccs.protocol.api.ClientReply reply = response -> {
+            io.fastccs.protocol.api.ClientReply reply = response -> send(partition, () -> {
                 if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
-            };
+            });
             if (heldBack != null && request instanceof FirstRoundRead r && heldBack.holdsBack()) {
                 // As a node does while it loads the keys from disk: answered later, at the snapshot it arrived at.
                 Partition.ReadSnapshot arrival = partitions[partition].readSnapshotNow();
                 events.schedule(heldBack.delay(), () -> {
-                    if (!down[partition] && epochs[partition] == epoch) partitions[partition].onFirstRoundRead(reply, r, arrival);
+                    if (!down[partition] && epochs[partition] == epoch)
+                        step(partition, () -> partitions[partition].onFirstRoundRead(reply, r, arrival));
                 });
                 return;
             }
-            partitions[partition].onClientRequest(reply, request);
+            step(partition, () -> partitions[partition].onClientRequest(reply, request));
         });
     }
 

@@ -68,6 +68,7 @@ public final class SimResult {
                 .append(" --stabilization-interval-ms ").append(c.partition().stabilizationIntervalMicros() / 1000.0);
         if (!c.fifo()) sb.append(" --reorder");
         if (c.faults().any()) sb.append(" --faults");
+        if (stats.replicated()) sb.append(" --replicated");
         return sb.toString();
     }
 
@@ -94,6 +95,9 @@ public final class SimResult {
                             + "%d read timeouts, %d write timeouts, %d snapshot-expired retries, unknown outcomes settled %s%n",
                     s.partitionCrashes(), s.clientCrashes(), s.messagesLost(), s.delaySpikes(), s.readTimeouts(),
                     s.writeTimeouts(), s.snapshotExpiredRetries(), s.outcomesResolved()));
+        if (s.replicated())
+            sb.append(String.format(Locale.ROOT, "replication     groups of 3: %,d log entries, %,d failovers lost %,d uncommitted entries%n",
+                    s.groupLogEntries(), s.partitionCrashes(), s.uncommittedEntriesLost()));
         sb.append(String.format(Locale.ROOT, "versions stored %,d at the end%n", s.versionsStored()));
         sb.append("checker         ").append(check().summary()).append('\n');
         List<String> problems = problems();

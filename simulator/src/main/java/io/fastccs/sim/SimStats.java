@@ -16,6 +16,10 @@ public final class SimStats {
     long messagesLost;
     long delaySpikes;
     long partitionCrashes;
+    /** Partitions ran as replica groups ({@link Simulation#replicate}). */
+    boolean replicated;
+    long groupLogEntries;
+    long uncommittedEntriesLost;
     long partitionRestarts;
     long clientCrashes;
     long readTimeouts;
@@ -72,6 +76,9 @@ public final class SimStats {
     public long messagesLost() { return messagesLost; }
     public long delaySpikes() { return delaySpikes; }
     public long partitionCrashes() { return partitionCrashes; }
+    public boolean replicated() { return replicated; }
+    public long groupLogEntries() { return groupLogEntries; }
+    public long uncommittedEntriesLost() { return uncommittedEntriesLost; }
     public long clientCrashes() { return clientCrashes; }
     public long readTimeouts() { return readTimeouts; }
     public long writeTimeouts() { return writeTimeouts; }

@@ -70,9 +70,23 @@ public final class Simulation {
                 workloadRandom, coordinatorRandom, sessionHook, endgame::begin);
         endgame.workload(workload);
         this.heldBackRandom = root.split(); // after the others, so that their draws stay as they were
+        this.replicationRandom = root.split();
     }
 
     private final SplittableRandom heldBackRandom;
+    private final SplittableRandom replicationRandom;
+
+    /**
+     * Makes every partition a group of three replicas under consensus: a step's writes and what it sends wait for a
+     * majority, and a partition crash is a failover that loses the uncommitted entries. Call before {@link #run()}.
+     *
+     * @param releaseBeforeCommit the broken variant: what a step sends leaves before its entry commits
+     */
+    public Simulation replicate(boolean releaseBeforeCommit) {
+        partitions.replicate(new ReplicaGroup.Settings(replicationRandom, releaseBeforeCommit));
+        stats.replicated = true;
+        return this;
+    }
 
     /**
      * Holds back a share of round ones at their partition for up to {@code maxDelayMicros} and answers them at their
@@ -129,6 +143,12 @@ public final class Simulation {
         for (int p = 0; p < partitions.count(); p++) clockAhead += partitions.partition(p).metrics().clockAhead();
         History h = SimVerifier.verify(history, endgame.finalValues(), clockAhead, stats.invariantViolations);
         for (int p = 0; p < partitions.count(); p++) stats.versionsStored += partitions.store(p).versionCount();
+        for (int p = 0; p < partitions.count(); p++) {
+            ReplicaGroup g = partitions.group(p);
+            if (g == null) continue;
+            stats.groupLogEntries += g.entries();
+            stats.uncommittedEntriesLost += g.lostEntries();
+        }
         stats.workloadMicros = workload.endedAt();
         stats.totalMicros = events.now();
         List<PartitionMetrics> metrics = new ArrayList<>();

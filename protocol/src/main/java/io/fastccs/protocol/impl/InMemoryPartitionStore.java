@@ -94,6 +94,18 @@ public final class InMemoryPartitionStore implements PartitionStore {
         return keys;
     }
 
+    /** An independent copy with the same contents (a replica that holds what this one holds). */
+    public InMemoryPartitionStore copy() {
+        InMemoryPartitionStore c = new InMemoryPartitionStore();
+        versions.forEach((key, list) -> c.versions.put(key, new ArrayList<>(list)));
+        c.transactions.putAll(transactions);
+        c.sequenceOf.putAll(sequenceOf);
+        c.decisions.putAll(decisions);
+        c.snapshot = snapshot;
+        c.versionCount = versionCount;
+        return c;
+    }
+
     /** Number of stored versions over all keys. */
     public long versionCount() {
         return versionCount;

@@ -59,6 +59,7 @@ final class Endgame {
 
     void begin() {
         faults.stop();
+        partitions.healAll();
         for (int p = 0; p < partitions.count(); p++) if (partitions.isDown(p)) partitions.restart(p);
         // Long enough for every coordinator to time out, every participant to check, and stabilization to spread.
         long quiesce = 2 * cfg.partition().transactionTimeoutMicros() + 5 * cfg.partition().checkIntervalMicros()

@@ -16,12 +16,19 @@ import java.util.function.Consumer;
 /**
  * A replicated partition's store as its leader sees it. A write applies at once to the leader's view (its own state
  * machine sees its own steps) and is recorded in the open step; the step's writes reach the group's committed store
- * only when the step commits. A failover starts the new leader from the committed store: what never committed is lost.
+ * only when the step commits. Each leader has a view of its own; a new leader's view starts from the committed store, so
+what never committed is lost.
  */
 final class GroupStore implements PartitionStore {
-    private final InMemoryPartitionStore committed = new InMemoryPartitionStore();
-    private InMemoryPartitionStore leaderView = new InMemoryPartitionStore();
+    private final InMemoryPartitionStore committed;
+    private final InMemoryPartitionStore leaderView;
     private List<Consumer<PartitionStore>> openStep = new ArrayList<>();
+
+    /** A leader's view, starting from what the group has committed. */
+    GroupStore(InMemoryPartitionStore committed) {
+        this.committed = committed;
+        this.leaderView = committed.copy();
+    }
 
     /** The writes of the step that just ended (possibly none); a new step opens. */
     List<Consumer<PartitionStore>> closeStep() {
@@ -31,14 +38,8 @@ final class GroupStore implements PartitionStore {
     }
 
     /** A majority holds these writes: every replica applies them. */
-    void commit(List<Consumer<PartitionStore>> writes) {
+    void commitToGroup(List<Consumer<PartitionStore>> writes) {
         for (Consumer<PartitionStore> w : writes) w.accept(committed);
-    }
-
-    /** The leader is gone: the next one sees exactly what committed. */
-    void failover() {
-        openStep = new ArrayList<>();
-        leaderView = committed.copy();
     }
 
     /** What every replica holds. */

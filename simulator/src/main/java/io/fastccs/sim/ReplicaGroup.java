@@ -1,6 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.protocol.api.PartitionStore;
+import io.fastccs.protocol.impl.InMemoryPartitionStore;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,94 +10,133 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
- * One partition as a group of three replicas under consensus (thesis section 3.8), as its leader's host runs it: each
- * protocol step's store writes go to the group's log as one entry, and nothing the step sends (peer messages, client
- * replies) leaves before that entry, and every entry before it, has committed. A step that writes nothing still waits
- * for the entries before it, since what it sends may rest on them. The entry commits when the faster of the two
- * followers has acknowledged it; a failover loses the entries that had not committed, and with them what their steps
- * would have sent.
+ * One partition as a group of three replicas under consensus (thesis section 3.8), as its leaders' hosts run it:
+ * each protocol step's store writes go to the group's log as one entry, and nothing the step sends (peer messages,
+ * client replies) leaves before that entry, and every entry before it, has committed. A step that writes nothing
+ * still waits for the entries before it, since what it sends may rest on them. An entry commits when the faster of
+ * the two followers has acknowledged it.
+ *
+ * <p>Each leader runs in a {@link Term}. A crash ends the term: its uncommitted entries, and what their steps would
+ * have sent, are gone, and the next leader starts from the committed store. A leader cut off from its followers keeps
+ * running without knowing: nothing of its commits any more, and once its lease has run out its host serves nobody;
+ * meanwhile the followers elect a new leader, which starts only after that lease could have run out.
  */
 final class ReplicaGroup {
-    /** How the simulated groups behave. */
-    record Settings(SplittableRandom random, boolean releaseBeforeCommit) {
+    /**
+     * How the simulated groups behave.
+     *
+     * @param releaseBeforeCommit broken variant: what a step sends leaves before its entry commits
+     * @param servesWithoutLease  broken variant: a leader cut off from its followers keeps serving after its lease
+     */
+    record Settings(SplittableRandom random, boolean releaseBeforeCommit, boolean servesWithoutLease) {
     }
 
     private record Entry(List<Consumer<PartitionStore>> writes, List<Runnable> sends) {
     }
 
-    private final GroupStore store = new GroupStore();
+    private final InMemoryPartitionStore committed = new InMemoryPartitionStore();
     private final EventQueue events;
     private final Settings settings;
     private final double meanDelayMicros;
-    private final ArrayDeque<Entry> uncommitted = new ArrayDeque<>();
-    private List<Runnable> openSends;
-    private long lastCommitAt;
-    private int term;
-    private long entries, failovers, lostEntries;
+    private Term current;
+    private long entries, lostEntries;
 
     ReplicaGroup(EventQueue events, Settings settings, double meanDelayMicros) {
         this.events = events;
         this.settings = settings;
         this.meanDelayMicros = meanDelayMicros;
+        this.current = new Term();
     }
 
-    GroupStore store() {
-        return store;
+    /** What every replica holds. */
+    InMemoryPartitionStore committed() {
+        return committed;
     }
 
-    /** Runs one protocol step of the leader's partition and puts what it wrote and sent behind the group's log. */
-    void step(Runnable partitionCall) {
-        openSends = new ArrayList<>();
-        try {
-            partitionCall.run();
-        } finally {
-            List<Runnable> sends = openSends;
-            openSends = null;
-            List<Consumer<PartitionStore>> writes = store.closeStep();
-            append(writes, sends);
-        }
+    /** The term of the leader that runs now (or will, after a failover). */
+    Term current() {
+        return current;
     }
 
-    /** Something the partition sends: it leaves when the step it belongs to has committed. */
-    void send(Runnable transmit) {
-        if (openSends == null || settings.releaseBeforeCommit()) transmit.run();
-        else openSends.add(transmit);
-    }
-
-    private void append(List<Consumer<PartitionStore>> writes, List<Runnable> sends) {
-        if (writes.isEmpty() && uncommitted.isEmpty()) {
-            sends.forEach(Runnable::run); // nothing to wait for
-            return;
-        }
-        if (writes.isEmpty()) {
-            uncommitted.peekLast().sends().addAll(sends); // leaves with the newest entry it may rest on
-            return;
-        }
-        entries++;
-        Entry entry = new Entry(writes, new ArrayList<>(sends));
-        uncommitted.addLast(entry);
-        long commitAt = Math.max(lastCommitAt, events.now() + majorityRoundTrip());
-        lastCommitAt = commitAt;
-        int termNow = term;
-        events.schedule(commitAt - events.now(), () -> commit(entry, termNow));
-    }
-
-    private void commit(Entry entry, int termAtAppend) {
-        if (term != termAtAppend || uncommitted.peekFirst() != entry) return; // lost in a failover
-        uncommitted.removeFirst();
-        store.commit(entry.writes());
-        entry.sends().forEach(Runnable::run);
-    }
-
-    /** The leader died: its uncommitted entries are gone; the next leader starts from what committed. */
+    /** The leader is gone (crashed, or deposed while cut off): the next one starts from what committed. */
     void failover() {
-        lostEntries += uncommitted.size();
-        uncommitted.clear();
-        openSends = null;
-        lastCommitAt = 0;
-        term++;
-        failovers++;
-        store.failover();
+        lostEntries += current.uncommitted.size();
+        current.uncommitted.clear();
+        current.openSends = null;
+        current.ended = true;
+        current = new Term();
+    }
+
+    /** One leader's time at the head of the group. */
+    final class Term {
+        private final GroupStore store = new GroupStore(committed);
+        private final ArrayDeque<Entry> uncommitted = new ArrayDeque<>();
+        private List<Runnable> openSends;
+        private long lastCommitAt;
+        private boolean cutOff, ended;
+        private long leaseUntil = Long.MAX_VALUE;
+
+        GroupStore store() {
+            return store;
+        }
+
+        /** Whether its host may still hand requests and messages to the partition. */
+        boolean mayServe() {
+            return !cutOff || settings.servesWithoutLease() || events.now() < leaseUntil;
+        }
+
+        /** Cut off from its followers: nothing more commits; it may serve for {@code leaseMicros} more. */
+        void cutOff(long leaseMicros) {
+            cutOff = true;
+            leaseUntil = events.now() + leaseMicros;
+        }
+
+        boolean isCutOff() {
+            return cutOff;
+        }
+
+        /** Runs one protocol step of this term's partition and puts what it wrote and sent behind the log. */
+        void step(Runnable partitionCall) {
+            if (!mayServe()) return; // a leader whose lease ran out: its host drops everything
+            openSends = new ArrayList<>();
+            try {
+                partitionCall.run();
+            } finally {
+                List<Runnable> sends = openSends;
+                openSends = null;
+                append(store.closeStep(), sends == null ? new ArrayList<>() : sends);
+            }
+        }
+
+        /** Something the partition sends: it leaves when the step it belongs to has committed. */
+        void send(Runnable transmit) {
+            if (openSends == null || settings.releaseBeforeCommit()) transmit.run();
+            else openSends.add(transmit);
+        }
+
+        private void append(List<Consumer<PartitionStore>> writes, List<Runnable> sends) {
+            if (writes.isEmpty() && uncommitted.isEmpty()) {
+                sends.forEach(Runnable::run); // nothing to wait for
+                return;
+            }
+            if (writes.isEmpty()) {
+                uncommitted.peekLast().sends().addAll(sends); // leaves with the newest entry it may rest on
+                return;
+            }
+            entries++;
+            Entry entry = new Entry(writes, new ArrayList<>(sends));
+            uncommitted.addLast(entry);
+            long commitAt = Math.max(lastCommitAt, events.now() + majorityRoundTrip());
+            lastCommitAt = commitAt;
+            events.schedule(commitAt - events.now(), () -> commit(entry));
+        }
+
+        private void commit(Entry entry) {
+            if (ended || cutOff || uncommitted.peekFirst() != entry) return; // lost, or no follower hears this leader
+            uncommitted.removeFirst();
+            store.commitToGroup(entry.writes());
+            entry.sends().forEach(Runnable::run);
+        }
     }
 
     /** Leader to follower and back, for the faster of two followers. */
@@ -111,10 +151,6 @@ final class ReplicaGroup {
 
     long entries() {
         return entries;
-    }
-
-    long failovers() {
-        return failovers;
     }
 
     long lostEntries() {

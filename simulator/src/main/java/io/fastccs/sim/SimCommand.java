@@ -77,7 +77,7 @@ public final class SimCommand implements Callable<Integer> {
         if (crashesPerSecond != null) config = SimConfig.crashHeavy(config, crashesPerSecond);
         long started = System.nanoTime();
         Simulation simulation = new Simulation(config, s);
-        if (replicated) simulation.replicate(false);
+        if (replicated) simulation.replicate();
         SimResult result = simulation.run();
         String report = result.report();
         System.out.print(report);

@@ -29,6 +29,16 @@ final class SimPartitions {
     private final boolean[] down;
     /** Each partition's replica group, or null: one process per partition with a store of its own. */
     private ReplicaGroup[] groups;
+    /** Per partition, a deposed leader still running, cut off from its group and not knowing it; or null. */
+    private Zombie[] zombies;
+    private SplittableRandom groupRandom;
+    private java.util.function.BooleanSupplier faultsActive;
+
+    private record Zombie(Partition partition, ReplicaGroup.Term term) {
+    }
+
+    /** While faults run, a client that reaches a deposed leader instead of the new one (its leader cache is stale). */
+    private static final double STALE_ROUTING = 0.3;
 
     SimPartitions(SimConfig cfg, Topology topology, EventQueue events, SimNetwork network, SplittableRandom random, SimStats stats) {
         this.cfg = cfg;
@@ -44,17 +54,24 @@ final class SimPartitions {
         this.down = new boolean[n];
     }
 
-    /** Makes every partition a replica group (call before {@link #startAll()}). */
-    void replicate(ReplicaGroup.Settings settings) {
+    /**
+     * Makes every partition a replica group (call before {@link #startAll()}). With partition crashes in the fault mix,
+     * leaders are also cut off from their followers at the same rate, and the followers elect another.
+     */
+    void replicate(ReplicaGroup.Settings settings, java.util.function.BooleanSupplier faultsActive) {
         groups = new ReplicaGroup[partitions.length];
+        zombies = new Zombie[partitions.length];
+        groupRandom = settings.random();
+        this.faultsActive = faultsActive;
         for (int p = 0; p < groups.length; p++) groups[p] = new ReplicaGroup(events, settings, cfg.meanDelayMicros());
     }
 
     void startAll() {
         for (int p = 0; p < partitions.length; p++) {
-            stores[p] = groups == null ? new InMemoryPartitionStore() : groups[p].store().committed();
+            stores[p] = groups == null ? new InMemoryPartitionStore() : groups[p].committed();
             start(p);
         }
+        if (groups != null && cfg.faults().partitionCrashesPerSecond() > 0) scheduleNextDeposition();
     }
 
     /** Partition p's replica group, or null when partitions are not replicated. */
@@ -65,13 +82,13 @@ final class SimPartitions {
     /** A protocol step of partition p: with replica groups, what it writes and sends goes behind the group's log. */
     private void step(int p, Runnable call) {
         if (groups == null) call.run();
-        else groups[p].step(call);
+        else groups[p].current().step(call);
     }
 
-    /** Something partition p sends: with replica groups, it leaves once its step has committed. */
+    /** Something partition p's current leader sends: with replica groups, it leaves once its step has committed. */
     private void send(int p, Runnable transmit) {
         if (groups == null) transmit.run();
-        else groups[p].send(transmit);
+        else groups[p].current().send(transmit);
     }
 
     int count() {
@@ -94,11 +111,13 @@ final class SimPartitions {
     private void start(int p) {
         int epoch = ++epochs[p];
         down[p] = false;
-        PeerSink sink = (to, message) -> send(p, () -> sendFromPartition(p, to, message));
         if (groups == null) {
+            PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
             partitions[p] = Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now);
         } else {
-            groups[p].step(() -> partitions[p] = Partition.start(p, cfg.partition(), topology, groups[p].store(), sink, events::now));
+            ReplicaGroup.Term term = groups[p].current(); // a deposed leader keeps sending through its own term
+            PeerSink sink = (to, message) -> term.send(() -> sendFromPartition(p, to, message));
+            term.step(() -> partitions[p] = Partition.start(p, cfg.partition(), topology, term.store(), sink, events::now));
         }
         long tick = Math.min(cfg.partition().stabilizationIntervalMicros(), 5_000);
         events.schedule(random.nextLong(tick) + 1, () -> tick(p, epoch, tick));
@@ -128,6 +147,55 @@ final class SimPartitions {
         stats.partitionRestarts++;
     }
 
+    private void scheduleNextDeposition() {
+        double rate = cfg.faults().partitionCrashesPerSecond();
+        long gap = (long) (-Math.log(1 - groupRandom.nextDouble()) / rate * 1_000_000);
+        events.schedule(gap, () -> {
+            if (!faultsActive.getAsBoolean()) return;
+            int p = groupRandom.nextInt(partitions.length);
+            if (!down[p] && zombies[p] == null && !groups[p].current().isCutOff()) depose(p);
+            scheduleNextDeposition();
+        });
+    }
+
+    /**
+     * Cuts partition p's leader off from its followers: it runs on, commits nothing, and serves until its lease runs
+     * out; the followers elect a new leader once the lease must have run out; the old one learns of it later.
+     */
+    private void depose(int p) {
+        long maxDown = Math.max(2, cfg.faults().maxDowntimeMicros());
+        long electionMin = maxDown / 2;
+        long election = electionMin + groupRandom.nextLong(maxDown - electionMin + 1);
+        long lease = electionMin * 9 / 10;
+        long heal = election + 1 + groupRandom.nextLong(maxDown);
+        ReplicaGroup.Term term = groups[p].current();
+        Partition deposed = partitions[p];
+        int epoch = epochs[p];
+        term.cutOff(lease);
+        stats.depositions++;
+        events.schedule(election, () -> {
+            if (down[p] || epochs[p] != epoch) return; // it crashed meanwhile: that was the failover
+            zombies[p] = new Zombie(deposed, term);
+            groups[p].failover();
+            start(p);
+            events.schedule(heal - election, () -> {
+                if (zombies[p] != null && zombies[p].term() == term) zombies[p] = null; // it learns the new term
+            });
+        });
+    }
+
+    /** The end of the faults: every deposed leader learns the new term, every cut-off leader is replaced now. */
+    void healAll() {
+        if (groups == null) return;
+        for (int p = 0; p < partitions.length; p++) {
+            zombies[p] = null;
+            if (!down[p] && groups[p].current().isCutOff()) {
+                groups[p].failover();
+                start(p);
+            }
+        }
+    }
+
     private void sendFromPartition(int from, int to, PeerMessage message) {
         int toEpoch = epochs[to];
         network.transmit(from, to, message, () -> {
@@ -137,6 +205,11 @@ final class SimPartitions {
 
     /** A client request from network node {@code fromNode}; the reply comes back over the network, if any. */
     void sendToPartition(int fromNode, int partition, ClientRequest request, Consumer<ClientResponse> onReply) {
+        if (zombies != null && zombies[partition] != null && faultsActive.getAsBoolean()
+                && groupRandom.nextDouble() < STALE_ROUTING) {
+            sendToDeposedLeader(fromNode, partition, zombies[partition], request, onReply);
+            return;
+        }
         int epoch = epochs[partition];
         network.transmit(fromNode, partition, request, () -> {
             if (down[partition] || epochs[partition] != epoch) return;
@@ -153,6 +226,17 @@ final class SimPartitions {
                 return;
             }
             step(partition, () -> partitions[partition].onClientRequest(reply, request));
+        });
+    }
+
+    /** A request that reaches a deposed leader: its host serves it only while its lease lasts (broken variant: always). */
+    private void sendToDeposedLeader(int fromNode, int partition, Zombie zombie, ClientRequest request,
+                                     Consumer<ClientResponse> onReply) {
+        network.transmit(fromNode, partition, request, () -> {
+            if (zombies[partition] != zombie) return; // it has learnt it no longer leads
+            io.fastccs.protocol.api.ClientReply reply = response -> zombie.term().send(() ->
+                    network.transmit(partition, fromNode, response, () -> onReply.accept(response)));
+            zombie.term().step(() -> zombie.partition().onClientRequest(reply, request));
         });
     }
 

@@ -96,8 +96,9 @@ public final class SimResult {
                     s.partitionCrashes(), s.clientCrashes(), s.messagesLost(), s.delaySpikes(), s.readTimeouts(),
                     s.writeTimeouts(), s.snapshotExpiredRetries(), s.outcomesResolved()));
         if (s.replicated())
-            sb.append(String.format(Locale.ROOT, "replication     groups of 3: %,d log entries, %,d failovers lost %,d uncommitted entries%n",
-                    s.groupLogEntries(), s.partitionCrashes(), s.uncommittedEntriesLost()));
+            sb.append(String.format(Locale.ROOT, "replication     groups of 3: %,d log entries, %,d leaders cut off from their "
+                            + "followers, %,d uncommitted entries lost in failovers%n",
+                    s.groupLogEntries(), s.depositions(), s.uncommittedEntriesLost()));
         sb.append(String.format(Locale.ROOT, "versions stored %,d at the end%n", s.versionsStored()));
         sb.append("checker         ").append(check().summary()).append('\n');
         List<String> problems = problems();

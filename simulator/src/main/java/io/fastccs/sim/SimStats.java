@@ -19,6 +19,7 @@ public final class SimStats {
     /** Partitions ran as replica groups ({@link Simulation#replicate}). */
     boolean replicated;
     long groupLogEntries;
+    long depositions;
     long uncommittedEntriesLost;
     long partitionRestarts;
     long clientCrashes;
@@ -78,6 +79,7 @@ public final class SimStats {
     public long partitionCrashes() { return partitionCrashes; }
     public boolean replicated() { return replicated; }
     public long groupLogEntries() { return groupLogEntries; }
+    public long depositions() { return depositions; }
     public long uncommittedEntriesLost() { return uncommittedEntriesLost; }
     public long clientCrashes() { return clientCrashes; }
     public long readTimeouts() { return readTimeouts; }

@@ -80,12 +80,22 @@ public final class Simulation {
      * Makes every partition a group of three replicas under consensus: a step's writes and what it sends wait for a
      * majority, and a partition crash is a failover that loses the uncommitted entries. Call before {@link #run()}.
      *
-     * @param releaseBeforeCommit the broken variant: what a step sends leaves before its entry commits
+     * <p>With partition crashes in the fault mix, leaders are also cut off from their followers at the same rate: a new
+     * leader is elected, and the deposed one runs on, reached by clients with a stale leader, until it learns.
      */
-    public Simulation replicate(boolean releaseBeforeCommit) {
-        partitions.replicate(new ReplicaGroup.Settings(replicationRandom, releaseBeforeCommit));
+    public Simulation replicate() {
+        return replicate(new ReplicaGroup.Settings(replicationRandom, false, false));
+    }
+
+    /** {@link #replicate()} with a broken variant of the hosts, for the tests that show it caught. */
+    Simulation replicate(ReplicaGroup.Settings settings) {
+        partitions.replicate(settings, this::faultsActive);
         stats.replicated = true;
         return this;
+    }
+
+    SplittableRandom replicationRandom() {
+        return replicationRandom;
     }
 
     /**

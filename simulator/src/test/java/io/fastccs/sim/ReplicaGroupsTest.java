@@ -24,7 +24,7 @@ class ReplicaGroupsTest {
             // Every other seed with crashes every 0.2 s on average, so that failovers lose entries often.
             boolean heavy = i % 2 == 1;
             SimConfig config = heavy ? crashHeavy(seed) : BurnConfigs.forSeed(seed);
-            SimResult r = new Simulation(config, seed).replicate(false).run();
+            SimResult r = new Simulation(config, seed).replicate().run();
             assertThat(r.problems()).as("seed %d (%s) with replica groups; replay: bin/fastccs sim --burn-seed %d --replicated%s",
                     seed, r.config(), seed, heavy ? " --crashes-per-second 5" : "").isEmpty();
             entries += r.stats().groupLogEntries();
@@ -39,9 +39,10 @@ class ReplicaGroupsTest {
         for (int i = 0; i < 40; i++) {
             long seed = 3000 + i;
             SimConfig config = crashHeavy(seed);
-            SimResult correct = new Simulation(config, seed).replicate(false).run();
+            SimResult correct = new Simulation(config, seed).replicate().run();
             assertThat(correct.problems()).as("seed %d without the bug", seed).isEmpty();
-            SimResult broken = new Simulation(config, seed).replicate(true).run();
+            Simulation sim = new Simulation(config, seed);
+            SimResult broken = sim.replicate(new ReplicaGroup.Settings(sim.replicationRandom(), true, false)).run();
             if (!broken.problems().isEmpty()) {
                 System.out.printf("broken variant 'release before commit' caught at seed %d (%d seeds): %s "
                         + "(the correct run: bin/fastccs sim --burn-seed %d --crashes-per-second 5 --replicated)%n",
@@ -50,6 +51,25 @@ class ReplicaGroupsTest {
             }
         }
         assertThat(false).as("releasing before commit was not caught within 40 seeds").isTrue();
+    }
+
+    @Test
+    void aDeposedLeaderServingWithoutALeaseIsCaught() {
+        for (int i = 0; i < 40; i++) {
+            long seed = 4000 + i;
+            SimConfig config = crashHeavy(seed);
+            SimResult correct = new Simulation(config, seed).replicate().run();
+            assertThat(correct.problems()).as("seed %d without the bug", seed).isEmpty();
+            Simulation sim = new Simulation(config, seed);
+            SimResult broken = sim.replicate(new ReplicaGroup.Settings(sim.replicationRandom(), false, true)).run();
+            if (!broken.problems().isEmpty()) {
+                System.out.printf("broken variant 'serves without a lease' caught at seed %d (%d seeds): %s "
+                        + "(the correct run: bin/fastccs sim --burn-seed %d --crashes-per-second 5 --replicated)%n",
+                        seed, i + 1, broken.problems().get(0), seed);
+                return;
+            }
+        }
+        assertThat(false).as("a deposed leader serving without a lease was not caught within 40 seeds").isTrue();
     }
 
     private static SimConfig crashHeavy(long seed) {

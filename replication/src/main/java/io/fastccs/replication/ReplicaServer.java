@@ -22,6 +22,21 @@ public interface ReplicaServer extends AutoCloseable {
         return RatisReplicaServer.start(self, storageDir, settings, groups);
     }
 
+    /**
+     * Starts a node whose consensus storage was lost (a wiped or replaced disk) as a <em>new</em> member of
+     * {@code groups}: under a new node id, never the one it had, since under that id it could vote with a term and a
+     * log it has forgotten. Each group's leader is asked to replace {@code replaced} (the old id) by {@code self}; the
+     * new member then catches up from the leader's log or a snapshot.
+     *
+     * @param groups each group as it is to be, with {@code self} in place of the member it replaces
+     * @throws IOException if {@code storageDir} holds consensus storage (that is a restart, not a replacement) or a
+     *                     group refuses the change
+     */
+    static ReplicaServer startReplacing(GroupMember self, String replaced, Path storageDir, ReplicaSettings settings,
+                                        Map<GroupSpec, ReplicaApplier> groups) throws IOException {
+        return RatisReplicaServer.startReplacing(self, replaced, storageDir, settings, groups);
+    }
+
     /** This node's log of group {@code range}; throws if the node is not a member. */
     ReplicatedLog log(int range);
 

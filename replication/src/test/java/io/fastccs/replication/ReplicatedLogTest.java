@@ -119,6 +119,37 @@ class ReplicatedLogTest {
     }
 
     @Test
+    void aMemberWhoseDiskWasWipedRejoinsAsANewMemberAndCatchesUp() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST.withSnapshotEvery(10))) {
+            int leader = g.awaitLeader(0, ELECTION);
+            int wiped = (leader + 1) % 3;
+            List<String> before = appendAll(g.log(leader, 0), "a", 40);
+            String oldId = g.nodes.get(wiped).nodeId();
+
+            // Restarted on an empty disk under its old id it would vote with a forgotten term: refused.
+            g.stop(wiped);
+            assertThatThrownBy(() -> ReplicaServer.startReplacing(g.nodes.get(wiped), oldId, dir.resolve("other"),
+                    g.settings, java.util.Map.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("new node id");
+            g.start(wiped); // a plain restart on its own storage is fine...
+            assertThatThrownBy(() -> {
+                g.stop(wiped);
+                ReplicaServer.startReplacing(new GroupMember(oldId + "b", "127.0.70.9", 1, 0), oldId,
+                        dir.resolve("node" + (wiped + 1)), g.settings, java.util.Map.of());
+            }).as("...but a replacement must start from an empty disk").isInstanceOf(java.io.IOException.class)
+                    .hasMessageContaining("not a replacement");
+
+            g.replaceWiped(wiped, oldId + "b");
+            List<String> after = appendAll(g.log(g.awaitLeader(0, ELECTION), 0), "c", 20);
+            List<String> all = new ArrayList<>(before);
+            all.addAll(after);
+            TestGroups.await(() -> g.appliers[wiped][0].applied().equals(all), Duration.ofSeconds(30),
+                    "the replacement holds everything");
+            assertThat(g.appliers[wiped][0].restoredAt).as("it started from a snapshot").isPositive();
+            assertThat(g.log(wiped, 0).group().hasMember(oldId)).isFalse();
+        }
+    }
+
+    @Test
     void eachGroupEndsUpLedByItsPreferredNode() throws Exception {
         try (TestGroups g = new TestGroups(dir, 3, 3, TestGroups.FAST)) {
             for (int range = 0; range < 3; range++) {

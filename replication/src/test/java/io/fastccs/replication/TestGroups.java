@@ -59,6 +59,41 @@ final class TestGroups implements AutoCloseable {
         servers[k] = ReplicaServer.start(nodes.get(k), root.resolve("node" + (k + 1)), settings, mine);
     }
 
+    /**
+     * Node {@code k} lost its disk: its storage is deleted and it comes back under {@code newId} (same address), each
+     * group asked to replace the old member by the new one.
+     */
+    void replaceWiped(int k, String newId) throws IOException {
+        stop(k);
+        Path storage = root.resolve("node" + (k + 1));
+        deleteTree(storage);
+        GroupMember old = nodes.get(k);
+        GroupMember fresh = new GroupMember(newId, old.host(), old.port(), old.priority());
+        nodes.set(k, fresh);
+        List<GroupSpec> updated = new ArrayList<>();
+        for (GroupSpec g : groups) {
+            List<GroupMember> members = new ArrayList<>();
+            for (GroupMember m : g.members())
+                members.add(m.nodeId().equals(old.nodeId()) ? new GroupMember(newId, m.host(), m.port(), m.priority()) : m);
+            updated.add(new GroupSpec(g.range(), members));
+        }
+        groups.clear();
+        groups.addAll(updated);
+        Map<GroupSpec, ReplicaApplier> mine = new HashMap<>();
+        for (GroupSpec g : groups) {
+            appliers[k][g.range()] = new RecordingApplier();
+            mine.put(g, appliers[k][g.range()]);
+        }
+        servers[k] = ReplicaServer.startReplacing(fresh, old.nodeId(), storage, settings, mine);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!java.nio.file.Files.exists(dir)) return;
+        try (var paths = java.nio.file.Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.delete(p);
+        }
+    }
+
     void stop(int k) throws IOException {
         if (servers[k] != null) servers[k].close();
         servers[k] = null;

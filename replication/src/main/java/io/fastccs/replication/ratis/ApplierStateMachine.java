@@ -14,6 +14,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
 
 import java.io.File;
 import java.io.IOException;
@@ -26,7 +27,23 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ApplierStateMachine extends BaseStateMachine {
     private final ReplicaApplier applier;
-    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final SimpleStateMachineStorage storage = new SnapshotStorage();
+
+    /**
+     * Ratis 3.3.0's storage throws a NullPointerException when a reader finds no snapshot file while a snapshot is
+     * being recorded (updateLatestSnapshot(null) against a non-null previous): keep the newest one known instead.
+     */
+    private static final class SnapshotStorage extends SimpleStateMachineStorage {
+        private final java.util.concurrent.atomic.AtomicReference<SingleFileSnapshotInfo> newest = new java.util.concurrent.atomic.AtomicReference<>();
+
+        @Override
+        public SingleFileSnapshotInfo updateLatestSnapshot(SingleFileSnapshotInfo info) {
+            if (info == null) return newest.get();
+            SingleFileSnapshotInfo updated = super.updateLatestSnapshot(info);
+            newest.set(updated);
+            return updated;
+        }
+    }
     private volatile boolean leading;
 
     ApplierStateMachine(ReplicaApplier applier) {
@@ -37,7 +54,14 @@ final class ApplierStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        loadLatestSnapshot();
+        getLifeCycle().startAndTransition(this::loadLatestSnapshot, IOException.class);
+    }
+
+    /** Ratis pauses the state machine before it installs a snapshot from the leader, then reinitializes it. */
+    @Override
+    public void pause() {
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
     }
 
     @Override
@@ -45,6 +69,8 @@ final class ApplierStateMachine extends BaseStateMachine {
         // After a snapshot was installed from the leader: this member's state is that snapshot.
         storage.loadLatestSnapshot();
         loadLatestSnapshot();
+        getLifeCycle().transition(LifeCycle.State.STARTING);
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
     }
 
     private void loadLatestSnapshot() throws IOException {

@@ -40,6 +40,13 @@ final class RatisProperties {
         return p;
     }
 
+    /** For the admin client a replacement uses to reach a group's leader. */
+    static RaftProperties forClient(ReplicaSettings settings) {
+        RaftProperties p = new RaftProperties();
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, millis(settings.requestTimeout()));
+        return p;
+    }
+
     private static TimeDuration millis(Duration d) {
         return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
     }

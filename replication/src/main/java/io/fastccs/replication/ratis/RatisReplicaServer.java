@@ -6,6 +6,7 @@ import io.fastccs.replication.ReplicaApplier;
 import io.fastccs.replication.ReplicaServer;
 import io.fastccs.replication.ReplicaSettings;
 import io.fastccs.replication.ReplicatedLog;
+import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -19,6 +20,7 @@ import org.apache.ratis.statemachine.StateMachine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,26 @@ public final class RatisReplicaServer implements ReplicaServer {
 
     public static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
                                            Map<GroupSpec, ReplicaApplier> groups) throws IOException {
+        return start(self, storageDir, settings, groups, null);
+    }
+
+    public static RatisReplicaServer startReplacing(GroupMember self, String replaced, Path storageDir, ReplicaSettings settings,
+                                                    Map<GroupSpec, ReplicaApplier> groups) throws IOException {
+        if (self.nodeId().equals(replaced))
+            throw new IllegalArgumentException("a replacement needs a new node id, not the replaced member's " + replaced);
+        Path groupsDir = storageDir.resolve("groups");
+        if (Files.isDirectory(groupsDir)) {
+            try (var entries = Files.list(groupsDir)) {
+                if (entries.findAny().isPresent())
+                    throw new IOException(storageDir + " holds consensus storage: this is a restart of a member, not a "
+                            + "replacement (start it normally, under its own id)");
+            }
+        }
+        return start(self, storageDir, settings, groups, replaced);
+    }
+
+    private static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
+                                            Map<GroupSpec, ReplicaApplier> groups, String replaced) throws IOException {
         Files.createDirectories(storageDir);
         Map<RaftGroupId, StateMachine> machines = new ConcurrentHashMap<>();
         for (var e : groups.entrySet()) {
@@ -61,6 +83,7 @@ public final class RatisReplicaServer implements ReplicaServer {
             for (GroupSpec spec : groups.keySet()) {
                 RaftGroupId gid = groupId(spec);
                 if (!resumed.contains(gid)) replicas.add(self, raftGroup(spec));
+                if (replaced != null) replicas.replaceMember(spec, self, replaced, settings);
                 replicas.logs.put(spec.range(), new RatisReplicatedLog(server, spec, gid));
             }
         } catch (IOException | RuntimeException e) {
@@ -76,6 +99,22 @@ public final class RatisReplicaServer implements ReplicaServer {
                 RaftPeerId.valueOf(self.nodeId()), 0, group));
         if (!reply.isSuccess())
             throw new IOException("node " + self.nodeId() + " could not join group " + group.getGroupId() + ": " + reply.getException());
+    }
+
+    /** Asks the group's leader to make {@code spec}'s membership current: {@code self} in place of {@code replaced}. */
+    private void replaceMember(GroupSpec spec, GroupMember self, String replaced, ReplicaSettings settings) throws IOException {
+        List<RaftPeer> current = new ArrayList<>();
+        for (RaftPeer p : raftGroup(spec).getPeers())
+            current.add(p.getId().toString().equals(self.nodeId())
+                    ? RaftPeer.newBuilder(p).setId(replaced).build() : p);
+        RaftGroup before = RaftGroup.valueOf(groupId(spec), current);
+        try (RaftClient client = RaftClient.newBuilder().setRaftGroup(before)
+                .setProperties(RatisProperties.forClient(settings)).build()) {
+            RaftClientReply reply = client.admin().setConfiguration(List.copyOf(raftGroup(spec).getPeers()));
+            if (!reply.isSuccess())
+                throw new IOException("group " + spec.range() + " did not replace member " + replaced + " by "
+                        + self.nodeId() + ": " + reply.getException());
+        }
     }
 
     static RaftGroupId groupId(GroupSpec spec) {

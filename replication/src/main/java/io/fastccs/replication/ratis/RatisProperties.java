@@ -3,7 +3,9 @@ package io.fastccs.replication.ratis;
 import io.fastccs.replication.GroupMember;
 import io.fastccs.replication.ReplicaSettings;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.TimeDuration;
 
@@ -45,6 +47,19 @@ final class RatisProperties {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, millis(settings.requestTimeout()));
         return p;
+    }
+
+    /** Mutual TLS for the server, the clients and the admin calls when the settings ask for it; empty otherwise. */
+    static Parameters parameters(ReplicaSettings settings) {
+        Parameters parameters = new Parameters();
+        if (settings.tls() != null) {
+            GrpcTlsConfig tls = new GrpcTlsConfig(settings.tls().keyManager(), settings.tls().trustManager(), true);
+            GrpcConfigKeys.TLS.setConf(parameters, tls);
+            GrpcConfigKeys.Server.setTlsConf(parameters, tls);
+            GrpcConfigKeys.Client.setTlsConf(parameters, tls);
+            GrpcConfigKeys.Admin.setTlsConf(parameters, tls);
+        }
+        return parameters;
     }
 
     private static TimeDuration millis(Duration d) {

@@ -69,6 +69,7 @@ public final class RatisReplicaServer implements ReplicaServer {
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(RaftPeerId.valueOf(self.nodeId()))
                 .setProperties(RatisProperties.of(self, storageDir, settings))
+                .setParameters(RatisProperties.parameters(settings))
                 .setStateMachineRegistry(gid -> {
                     StateMachine m = machines.get(gid);
                     if (m == null) throw new IllegalStateException("no applier for group " + gid + " on node " + self.nodeId());
@@ -109,7 +110,8 @@ public final class RatisReplicaServer implements ReplicaServer {
                     ? RaftPeer.newBuilder(p).setId(replaced).build() : p);
         RaftGroup before = RaftGroup.valueOf(groupId(spec), current);
         try (RaftClient client = RaftClient.newBuilder().setRaftGroup(before)
-                .setProperties(RatisProperties.forClient(settings)).build()) {
+                .setProperties(RatisProperties.forClient(settings))
+                .setParameters(RatisProperties.parameters(settings)).build()) {
             RaftClientReply reply = client.admin().setConfiguration(List.copyOf(raftGroup(spec).getPeers()));
             if (!reply.isSuccess())
                 throw new IOException("group " + spec.range() + " did not replace member " + replaced + " by "

@@ -65,7 +65,7 @@ final class ClientWorkload {
         this.stats = stats;
         this.random = random;
         this.coordinatorRandom = coordinatorRandom;
-        this.keySampler = cfg.distribution().over(cfg.keys());
+        this.keySampler = cfg.keyDistribution();
         this.sessionHook = sessionHook;
         this.onWorkloadEnd = onWorkloadEnd;
         this.clients = new SimClient[cfg.clients()];

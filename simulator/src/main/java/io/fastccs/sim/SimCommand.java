@@ -42,6 +42,8 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--replicated", description = "each partition a group of three replicas under consensus: "
             + "what a step writes and sends waits for a majority; a crash is a failover losing uncommitted entries")
     boolean replicated;
+    @Option(names = "--zipf-exponent", description = "with --dist zipf: the exponent (default: ${DEFAULT-VALUE}, YCSB's)")
+    double zipfExponent = SimConfig.DEFAULT_ZIPF_EXPONENT;
     @Option(names = "--crashes-per-second", paramLabel = "RATE",
             description = "only partition crashes, at this rate, each down for up to the transaction timeout "
                     + "(replaces the other faults; applies to --burn-seed too)")
@@ -67,7 +69,7 @@ public final class SimCommand implements Callable<Integer> {
                         : SimConfig.defaultStabilizationMicros(partitions));
         SimConfig config = SimConfig.builder().partitions(partitions).clients(clients).keysPerRead(keysPerRead)
                 .keysPerWrite(keysPerWrite).writeFraction(writeFraction).valueSize(valueSize).keys(keys)
-                .distribution(KeyDistribution.Shape.parse(dist)).transactions(txns).fifo(!reorder)
+                .distribution(KeyDistribution.Shape.parse(dist)).zipfExponent(zipfExponent).transactions(txns).fifo(!reorder)
                 .faults(faults ? SimConfig.Faults.standard() : SimConfig.Faults.none())
                 .partition(partition.build()).build();
         if (burnSeed != null) {

@@ -16,6 +16,7 @@ public record SimConfig(
         int valueSize,
         long keys,
         KeyDistribution.Shape distribution,
+        double zipfExponent,
         long transactions,
         boolean fifo,
         double meanDelayMicros,
@@ -64,6 +65,7 @@ public record SimConfig(
         b.valueSize = valueSize;
         b.keys = keys;
         b.distribution = distribution;
+        b.zipfExponent = zipfExponent;
         b.transactions = transactions;
         b.fifo = fifo;
         b.meanDelayMicros = meanDelayMicros;
@@ -71,6 +73,14 @@ public record SimConfig(
         b.faults = faults;
         b.partition = partition;
         return b;
+    }
+
+    /** YCSB's zipf exponent, the one {@link KeyDistribution.Shape#ZIPF} means. */
+    public static final double DEFAULT_ZIPF_EXPONENT = 0.99;
+
+    /** The keys the clients draw: {@link #distribution()} over 1..{@link #keys()}. */
+    public KeyDistribution keyDistribution() {
+        return distribution == KeyDistribution.Shape.ZIPF ? KeyDistribution.zipf(1, keys, zipfExponent) : distribution.over(keys);
     }
 
     /** Stabilization every 5 ms up to 64 partitions, then proportionally less often: N^2 messages per round. */
@@ -82,6 +92,7 @@ public record SimConfig(
     public String toString() {
         return "partitions=" + partitions + " clients=" + clients + " keys/read=" + keysPerRead + " keys/write=" + keysPerWrite
                 + " write-fraction=" + writeFraction + " value-size=" + valueSize + " keys=" + keys + " dist=" + distribution
+                + (distribution == KeyDistribution.Shape.ZIPF && zipfExponent != DEFAULT_ZIPF_EXPONENT ? " zipf-exponent=" + zipfExponent : "")
                 + " txns=" + transactions + " links=" + (fifo ? "fifo" : "reordering") + " faults=" + (faults.any() ? faults : "none");
     }
 
@@ -94,6 +105,7 @@ public record SimConfig(
         private int valueSize = 128;
         private long keys = 100_000;
         private KeyDistribution.Shape distribution = KeyDistribution.Shape.GAUSSIAN;
+        private double zipfExponent = DEFAULT_ZIPF_EXPONENT;
         private long transactions = 20_000;
         private boolean fifo = true;
         private double meanDelayMicros = 500;
@@ -109,6 +121,11 @@ public record SimConfig(
         public Builder valueSize(int v) { valueSize = v; return this; }
         public Builder keys(long v) { keys = v; return this; }
         public Builder distribution(KeyDistribution.Shape v) { distribution = v; return this; }
+        public Builder zipfExponent(double v) {
+            if (!(v > 0)) throw new IllegalArgumentException("the zipf exponent must be > 0, not " + v);
+            zipfExponent = v;
+            return this;
+        }
         public Builder transactions(long v) { transactions = v; return this; }
         public Builder fifo(boolean v) { fifo = v; return this; }
         public Builder meanDelayMicros(double v) { meanDelayMicros = v; return this; }
@@ -127,7 +144,7 @@ public record SimConfig(
             if (transactions < 1) throw new IllegalArgumentException("transactions must be positive");
             PartitionConfig p = partition != null ? partition : PartitionConfig.builder()
                     .stabilizationIntervalMicros(defaultStabilizationMicros(partitions)).build();
-            return new SimConfig(partitions, clients, keysPerRead, keysPerWrite, writeFraction, valueSize, keys, distribution,
+            return new SimConfig(partitions, clients, keysPerRead, keysPerWrite, writeFraction, valueSize, keys, distribution, zipfExponent,
                     transactions, fifo, meanDelayMicros, bandwidthBitsPerMicro, faults, p);
         }
     }

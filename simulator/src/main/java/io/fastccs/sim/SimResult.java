@@ -64,6 +64,7 @@ public final class SimResult {
                 .append(" --write-fraction ").append(c.writeFraction()).append(" --value-size ").append(c.valueSize())
                 .append(" --keys ").append(c.keys()).append(" --dist ").append(c.distribution().name().toLowerCase(Locale.ROOT))
                 .append(" --txns ").append(c.transactions());
+        if (c.zipfExponent() != SimConfig.DEFAULT_ZIPF_EXPONENT) sb.append(" --zipf-exponent ").append(c.zipfExponent());
         sb.append(" --transaction-timeout-ms ").append(c.partition().transactionTimeoutMicros() / 1000)
                 .append(" --stabilization-interval-ms ").append(c.partition().stabilizationIntervalMicros() / 1000.0);
         if (!c.fifo()) sb.append(" --reorder");

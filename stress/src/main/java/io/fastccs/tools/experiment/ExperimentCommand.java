@@ -41,7 +41,7 @@ import java.util.concurrent.Callable;
                 "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client threads),",
                 "write-batch (write-only transactions against logged batches),",
                 "all (every one of them on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the",
-                "simulator: bin/fastccs experiment sim-rounds."})
+                "simulator: bin/fastccs experiment sim-rounds and sim-skew."})
 public final class ExperimentCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, threads, write-batch or all")
     String name;

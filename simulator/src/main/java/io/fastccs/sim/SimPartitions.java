@@ -129,12 +129,19 @@ final class SimPartitions {
         events.schedule(interval, () -> tick(p, epoch, interval));
     }
 
-    /** The process dies for {@code downtime}: volatile state and in-flight connections are gone, the store stays. */
+    /**
+     * The process dies for {@code downtime}: volatile state and in-flight connections are gone, the store stays. With
+     * replica groups it is the leader that dies: another replica leads after an election timeout, however long the dead
+     * one stays down.
+     */
     void crash(int p, long downtime) {
         down[p] = true;
         epochs[p]++;
         partitions[p] = null;
-        if (groups != null) groups[p].failover(); // another replica leads after the downtime
+        if (groups != null) {
+            groups[p].failover();
+            downtime = electionTimeout();
+        }
         stats.partitionCrashes++;
         int epoch = epochs[p];
         events.schedule(downtime, () -> {
@@ -163,11 +170,9 @@ final class SimPartitions {
      * out; the followers elect a new leader once the lease must have run out; the old one learns of it later.
      */
     private void depose(int p) {
-        long maxDown = Math.max(2, cfg.faults().maxDowntimeMicros());
-        long electionMin = maxDown / 2;
-        long election = electionMin + groupRandom.nextLong(maxDown - electionMin + 1);
-        long lease = electionMin * 9 / 10;
-        long heal = election + 1 + groupRandom.nextLong(maxDown);
+        long election = electionTimeout();
+        long lease = electionTimeoutMin() * 9 / 10;
+        long heal = election + 1 + groupRandom.nextLong(Math.max(2, cfg.faults().maxDowntimeMicros()));
         ReplicaGroup.Term term = groups[p].current();
         Partition deposed = partitions[p];
         int epoch = epochs[p];
@@ -182,6 +187,19 @@ final class SimPartitions {
                 if (zombies[p] != null && zombies[p].term() == term) zombies[p] = null; // it learns the new term
             });
         });
+    }
+
+    /**
+     * A follower that hears no leader for a random time in [min, max] starts an election. Scaled to the run's fault
+     * mix: a tenth to a fifth of the longest downtime, so a failover is much shorter than a dead node's absence.
+     */
+    private long electionTimeout() {
+        long min = electionTimeoutMin();
+        return min + groupRandom.nextLong(min + 1);
+    }
+
+    private long electionTimeoutMin() {
+        return Math.max(1, cfg.faults().maxDowntimeMicros() / 10);
     }
 
     /** The end of the faults: every deposed leader learns the new term, every cut-off leader is replaced now. */

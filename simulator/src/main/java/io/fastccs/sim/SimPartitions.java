@@ -32,6 +32,8 @@ final class SimPartitions {
     /** Per partition, a deposed leader still running, cut off from its group and not knowing it; or null. */
     private Zombie[] zombies;
     private SplittableRandom groupRandom;
+    /** Round ones the host holds back, or null (then nothing is drawn and runs are as before). */
+    private HeldBackReads heldBack;
     private java.util.function.BooleanSupplier faultsActive;
 
     private record Zombie(Partition partition, ReplicaGroup.Term term) {
@@ -268,8 +270,6 @@ final class SimPartitions {
             return 1 + random.nextLong(maxDelayMicros);
         }
     }
-
-    private HeldBackReads heldBack;
 
     /** Holds back some round ones (off by default: then nothing is drawn and runs are as before). */
     void holdBackReads(HeldBackReads heldBack) {

@@ -41,6 +41,9 @@ public final class Simulation {
     private final FaultSchedule faults;
     private final ClientWorkload workload;
     private final Endgame endgame;
+    /** Drawn after the others, so that runs without held-back reads or replica groups draw as they always did. */
+    private final SplittableRandom heldBackRandom;
+    private final SplittableRandom replicationRandom;
     private boolean stopped;
 
     public Simulation(SimConfig cfg, long seed) {
@@ -72,9 +75,6 @@ public final class Simulation {
         this.heldBackRandom = root.split(); // after the others, so that their draws stay as they were
         this.replicationRandom = root.split();
     }
-
-    private final SplittableRandom heldBackRandom;
-    private final SplittableRandom replicationRandom;
 
     /**
      * Makes every partition a group of three replicas under consensus: a step's writes and what it sends wait for a

@@ -7,6 +7,7 @@ import io.fastccs.protocol.Version;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -82,7 +83,7 @@ public interface PartitionStore {
      * Keys that hold more than one version, so a restarted partition's GC looks at them again. A store that cannot
      * tell cheaply may return any subset; uncollected old versions only cost space.
      */
-    default java.util.Collection<Key> keysWithOlderVersions() {
+    default Collection<Key> keysWithOlderVersions() {
         return java.util.List.of();
     }
 }

@@ -12,21 +12,26 @@ import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.server.storage.DurablePartitionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -83,7 +88,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
                 (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
         try {
             protocolThread.submit(() -> { }).get(); // recovery done before we accept anything
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover", e.getCause());
         }
         if (partition == null) throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover");
@@ -109,7 +114,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     }
 
     /** Runs {@code work} on the protocol thread and waits for its result; for monitoring and tests. */
-    public <T> T inspect(java.util.function.Function<Partition, T> work) {
+    public <T> T inspect(Function<Partition, T> work) {
         try {
             return protocolThread.submit(() -> work.apply(partition)).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -186,7 +191,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
                     logger.error("FastCCS partition {}: unexpected failure", ring.self(), e);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // shutting down
         }
     }
@@ -274,9 +279,9 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         @Override public void forgetDecision(TxnId txnId) { dirty = true; store.forgetDecision(txnId); }
         @Override public List<Version> versions(Key key) { return store.versions(key); }
         @Override public boolean versionsInMemory(Key key) { return store.versionsInMemory(key); }
-        @Override public List<Key> notInMemory(java.util.Collection<Key> keys) { return store.notInMemory(keys); }
-        @Override public CompletableFuture<Void> load(java.util.Collection<Key> keys) { return store.load(keys); }
-        @Override public void rejoinOn(java.util.concurrent.Executor protocolThread) { store.rejoinOn(protocolThread); }
+        @Override public List<Key> notInMemory(Collection<Key> keys) { return store.notInMemory(keys); }
+        @Override public CompletableFuture<Void> load(Collection<Key> keys) { return store.load(keys); }
+        @Override public void rejoinOn(Executor protocolThread) { store.rejoinOn(protocolThread); }
         @Override public void putVersion(Key key, Version version) { dirty = true; store.putVersion(key, version); }
         @Override public void removeVersionsOlderThan(Key key, Version newestKept) { dirty = true; store.removeVersionsOlderThan(key, newestKept); }
         @Override public Recovered recover() { return store.recover(); }

@@ -32,12 +32,16 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -162,9 +166,9 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private final ThreadPoolExecutor writers;
     private final ThreadPoolExecutor loaders;
     /** Keys being loaded off the protocol thread (protocol thread only). */
-    private final java.util.Map<Key, Loading> loading = new java.util.HashMap<>();
+    private final Map<Key, Loading> loading = new HashMap<>();
     /** Where loaded lists rejoin: the protocol thread, set by the host ({@link #rejoinOn}); null: load in place. */
-    private volatile java.util.concurrent.Executor protocolThread;
+    private volatile Executor protocolThread;
 
     /** Sequence number to id of the transaction records stored; null until first needed (read from the table). */
     private TreeMap<Long, TxnId> storedTransactions;
@@ -317,7 +321,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     // ---- loading off the protocol thread ----
 
     @Override
-    public void rejoinOn(java.util.concurrent.Executor protocolThread) {
+    public void rejoinOn(Executor protocolThread) {
         this.protocolThread = protocolThread;
     }
 
@@ -329,7 +333,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     @Override
-    public List<Key> notInMemory(java.util.Collection<Key> keys) {
+    public List<Key> notInMemory(Collection<Key> keys) {
         List<Key> out = null;
         for (Key key : keys) {
             if (cache.get(key) != null) continue;
@@ -348,7 +352,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      * and {@link #versions} reads it again (and reports the error to the request).
      */
     @Override
-    public CompletableFuture<Void> load(java.util.Collection<Key> keys) {
+    public CompletableFuture<Void> load(Collection<Key> keys) {
         if (protocolThread == null) { // no protocol thread to rejoin: read here, as versions() would
             for (Key key : keys) versions(key);
             return CompletableFuture.completedFuture(null);
@@ -377,7 +381,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     private void readAndRejoin(List<Key> keys) {
-        java.util.Map<Key, List<Version>> read = new java.util.HashMap<>();
+        Map<Key, List<Version>> read = new HashMap<>();
         for (Key key : keys) {
             try {
                 read.put(key, readStoredVersions(key));
@@ -389,7 +393,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         protocolThread.execute(() -> install(keys, read));
     }
 
-    private void install(List<Key> keys, java.util.Map<Key, List<Version>> read) {
+    private void install(List<Key> keys, Map<Key, List<Version>> read) {
         List<Loading> finished = new ArrayList<>(keys.size());
         for (Key key : keys) {
             Loading l = loading.remove(key);

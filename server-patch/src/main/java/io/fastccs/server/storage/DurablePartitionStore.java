@@ -1,8 +1,12 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.protocol.Key;
 import io.fastccs.protocol.api.PartitionStore;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * A {@link PartitionStore} whose writes become durable asynchronously, so one protocol thread can keep working
@@ -19,19 +23,19 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     CompletableFuture<Void> whenDurable();
 
     /** Where {@link #load}ed versions rejoin the caller: the host's protocol thread. Called once, before any load. */
-    default void rejoinOn(java.util.concurrent.Executor protocolThread) {
+    default void rejoinOn(Executor protocolThread) {
     }
 
     /** The keys among these whose versions are not in memory, so that {@link #versions} would read the disk. */
-    default java.util.List<io.fastccs.protocol.Key> notInMemory(java.util.Collection<io.fastccs.protocol.Key> keys) {
-        return java.util.List.of();
+    default List<Key> notInMemory(Collection<Key> keys) {
+        return List.of();
     }
 
     /**
      * Brings the keys' versions into memory without blocking the caller (the protocol thread); the future completes
      * on the protocol thread once they are there (see {@code CassandraPartitionStore#load}). Never exceptionally.
      */
-    default CompletableFuture<Void> load(java.util.Collection<io.fastccs.protocol.Key> keys) {
+    default CompletableFuture<Void> load(Collection<Key> keys) {
         return CompletableFuture.completedFuture(null);
     }
 

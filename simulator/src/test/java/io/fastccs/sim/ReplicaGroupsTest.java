@@ -36,40 +36,32 @@ class ReplicaGroupsTest {
 
     @Test
     void messagesLeavingBeforeTheirEntryCommitsAreCaught() {
-        for (int i = 0; i < 40; i++) {
-            long seed = 3000 + i;
-            SimConfig config = crashHeavy(seed);
-            SimResult correct = new Simulation(config, seed).replicate().run();
-            assertThat(correct.problems()).as("seed %d without the bug", seed).isEmpty();
-            Simulation sim = new Simulation(config, seed);
-            SimResult broken = sim.replicate(new ReplicaGroup.Settings(sim.replicationRandom(), true, false)).run();
-            if (!broken.problems().isEmpty()) {
-                System.out.printf("broken variant 'release before commit' caught at seed %d (%d seeds): %s "
-                        + "(the correct run: bin/fastccs sim --burn-seed %d --crashes-per-second 5 --replicated)%n",
-                        seed, i + 1, broken.problems().get(0), seed);
-                return;
-            }
-        }
-        assertThat(false).as("releasing before commit was not caught within 40 seeds").isTrue();
+        assertCaught("release before commit", 3000, random -> new ReplicaGroup.Settings(random, true, false));
     }
 
     @Test
     void aDeposedLeaderServingWithoutALeaseIsCaught() {
+        assertCaught("serves without a lease", 4000, random -> new ReplicaGroup.Settings(random, false, true));
+    }
+
+    /** Crash-heavy seeds from {@code firstSeed}: each clean with honest hosts, and the broken hosts caught within 40. */
+    private static void assertCaught(String variant, long firstSeed,
+                                     java.util.function.Function<SplittableRandom, ReplicaGroup.Settings> broken) {
         for (int i = 0; i < 40; i++) {
-            long seed = 4000 + i;
+            long seed = firstSeed + i;
             SimConfig config = crashHeavy(seed);
             SimResult correct = new Simulation(config, seed).replicate().run();
             assertThat(correct.problems()).as("seed %d without the bug", seed).isEmpty();
             Simulation sim = new Simulation(config, seed);
-            SimResult broken = sim.replicate(new ReplicaGroup.Settings(sim.replicationRandom(), false, true)).run();
-            if (!broken.problems().isEmpty()) {
-                System.out.printf("broken variant 'serves without a lease' caught at seed %d (%d seeds): %s "
+            SimResult result = sim.replicate(broken.apply(sim.replicationRandom())).run();
+            if (!result.problems().isEmpty()) {
+                System.out.printf("broken variant '%s' caught at seed %d (%d seeds): %s "
                         + "(the correct run: bin/fastccs sim --burn-seed %d --crashes-per-second 5 --replicated)%n",
-                        seed, i + 1, broken.problems().get(0), seed);
+                        variant, seed, i + 1, result.problems().get(0), seed);
                 return;
             }
         }
-        assertThat(false).as("a deposed leader serving without a lease was not caught within 40 seeds").isTrue();
+        assertThat(false).as("broken variant '%s' was not caught within 40 seeds", variant).isTrue();
     }
 
     private static SimConfig crashHeavy(long seed) {

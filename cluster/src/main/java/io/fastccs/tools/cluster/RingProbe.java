@@ -42,33 +42,36 @@ final class RingProbe {
 
     /** Empty when JMX does not answer or the plugin registered no health bean (no agent, or not loaded yet). */
     static Optional<PluginHealth> pluginHealth(int jmxPort) {
-        try {
-            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
-            try (JMXConnector connector = JMXConnectorFactory.connect(url)) {
-                MBeanServerConnection mbeans = connector.getMBeanServerConnection();
-                ObjectName health = new ObjectName("io.fastccs:type=FastCcs");
-                return Optional.of(new PluginHealth(String.valueOf(mbeans.getAttribute(health, "State")),
-                        String.valueOf(mbeans.getAttribute(health, "StateReason"))));
-            }
-        } catch (Exception e) {
-            return Optional.empty();
-        }
+        return query(jmxPort, mbeans -> {
+            ObjectName health = new ObjectName("io.fastccs:type=FastCcs");
+            return new PluginHealth(String.valueOf(mbeans.getAttribute(health, "State")),
+                    String.valueOf(mbeans.getAttribute(health, "StateReason")));
+        });
     }
 
     /** Empty when JMX does not answer (node down or not up yet). */
     static Optional<View> view(int jmxPort) {
+        return query(jmxPort, mbeans -> {
+            ObjectName storageService = new ObjectName("org.apache.cassandra.db:type=StorageService");
+            List<?> live = (List<?>) mbeans.getAttribute(storageService, "LiveNodes");
+            Map<?, ?> tokens = (Map<?, ?>) mbeans.getAttribute(storageService, "TokenToEndpointMap");
+            String mode = String.valueOf(mbeans.getAttribute(storageService, "OperationMode"));
+            return new View(live.stream().map(String::valueOf).sorted().toList(), tokens.size(), mode);
+        });
+    }
+
+    private interface Query<T> {
+        T ask(MBeanServerConnection mbeans) throws Exception;
+    }
+
+    /** One JMX connection to the node, one question; any failure is "no answer yet", since callers poll. */
+    private static <T> Optional<T> query(int jmxPort, Query<T> query) {
         try {
             JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
             try (JMXConnector connector = JMXConnectorFactory.connect(url)) {
-                MBeanServerConnection mbeans = connector.getMBeanServerConnection();
-                ObjectName storageService = new ObjectName("org.apache.cassandra.db:type=StorageService");
-                List<?> live = (List<?>) mbeans.getAttribute(storageService, "LiveNodes");
-                Map<?, ?> tokens = (Map<?, ?>) mbeans.getAttribute(storageService, "TokenToEndpointMap");
-                String mode = String.valueOf(mbeans.getAttribute(storageService, "OperationMode"));
-                return Optional.of(new View(live.stream().map(String::valueOf).sorted().toList(), tokens.size(), mode));
+                return Optional.of(query.ask(connector.getMBeanServerConnection()));
             }
         } catch (Exception e) {
-            // Any failure means "no view yet"; callers poll and report the node's logs if it never comes.
             return Optional.empty();
         }
     }

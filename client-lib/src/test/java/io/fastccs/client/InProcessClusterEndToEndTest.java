@@ -5,7 +5,7 @@ import io.fastccs.check.History;
 import io.fastccs.check.Op;
 import io.fastccs.check.TccChecker;
 import io.fastccs.check.Txn;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.server.node.InProcessCluster;
 import org.junit.jupiter.api.AfterAll;

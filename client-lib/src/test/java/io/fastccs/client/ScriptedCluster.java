@@ -1,7 +1,7 @@
 package io.fastccs.client;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;

@@ -1,5 +1,8 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.api.Topology;
 
 import java.util.Collection;

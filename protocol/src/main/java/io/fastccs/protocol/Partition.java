@@ -1,5 +1,9 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.api.PartitionStore.Decision;

@@ -1,5 +1,6 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.TestCluster.Envelope;
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.TestCluster.Txn;

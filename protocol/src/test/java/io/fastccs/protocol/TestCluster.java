@@ -1,5 +1,9 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.impl.HashTopology;
@@ -222,7 +226,7 @@ final class TestCluster {
         }
 
         @Override
-        public java.util.Collection<io.fastccs.protocol.Key> keysWithOlderVersions() {
+        public java.util.Collection<io.fastccs.protocol.primitives.Key> keysWithOlderVersions() {
             return disk.keysWithOlderVersions();
         }
 

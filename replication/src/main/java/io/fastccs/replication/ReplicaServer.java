@@ -1,7 +1,5 @@
 package io.fastccs.replication;
 
-import io.fastccs.replication.ratis.RatisReplicaServer;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,7 +17,7 @@ public interface ReplicaServer extends AutoCloseable {
      */
     static ReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
                                Map<GroupSpec, ReplicaApplier> groups) throws IOException {
-        return RatisReplicaServer.start(self, storageDir, settings, groups);
+        return ReplicaServerFactory.load().start(self, storageDir, settings, groups);
     }
 
     /**
@@ -34,7 +32,7 @@ public interface ReplicaServer extends AutoCloseable {
      */
     static ReplicaServer startReplacing(GroupMember self, String replaced, Path storageDir, ReplicaSettings settings,
                                         Map<GroupSpec, ReplicaApplier> groups) throws IOException {
-        return RatisReplicaServer.startReplacing(self, replaced, storageDir, settings, groups);
+        return ReplicaServerFactory.load().startReplacing(self, replaced, storageDir, settings, groups);
     }
 
     /** This node's log of group {@code range}; throws if the node is not a member. */

@@ -2,7 +2,7 @@ package io.fastccs.sim;
 
 import io.fastccs.check.Op;
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.Partition;
 import io.fastccs.protocol.ReadTransaction;

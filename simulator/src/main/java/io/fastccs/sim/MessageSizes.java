@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Message;

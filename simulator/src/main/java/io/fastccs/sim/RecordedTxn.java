@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.Op;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.WriteTransaction;
 import io.fastccs.protocol.messages.Outcome;
 

@@ -2,7 +2,7 @@ package io.fastccs.sim;
 
 import io.fastccs.check.FinalStateVerifier;
 import io.fastccs.check.History;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 

@@ -1,6 +1,6 @@
 package io.fastccs.testkit;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.RingRequest;

@@ -1,6 +1,6 @@
 package io.fastccs.testkit;
 
-import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;

@@ -1,10 +1,10 @@
 package io.fastccs.testkit;
 
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.ReadTransaction;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.WriteTransaction;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
@@ -182,7 +182,7 @@ class InProcessNodeWireTest {
             c.send(new Stabilize(1, 1_000_000));
             ErrorReply e = (ErrorReply) c.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
-            c.send(new Prepared(new io.fastccs.protocol.TxnId(1, 1), 1, 5, List.of(0, 1)));
+            c.send(new Prepared(new io.fastccs.protocol.primitives.TxnId(1, 1), 1, 5, List.of(0, 1)));
             assertThat(((ErrorReply) c.receive()).code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
         }
         long svc1 = cluster.node(0).inspect(p -> p.snapshot().get(1));

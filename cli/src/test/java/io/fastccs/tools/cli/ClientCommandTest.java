@@ -1,7 +1,7 @@
 package io.fastccs.tools.cli;
 
 import io.fastccs.client.CausalToken;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.server.node.InProcessCluster;
 import io.fastccs.tools.cli.Cli.Run;

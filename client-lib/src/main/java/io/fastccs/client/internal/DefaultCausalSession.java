@@ -8,7 +8,7 @@ import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 
 import java.time.Duration;
 import java.util.Collection;

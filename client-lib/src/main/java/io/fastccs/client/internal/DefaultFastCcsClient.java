@@ -6,7 +6,7 @@ import io.fastccs.client.ClientMetrics;
 import io.fastccs.client.FastCcsClient;
 import io.fastccs.client.InvalidRequestException;
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.ring.TokenRing;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;

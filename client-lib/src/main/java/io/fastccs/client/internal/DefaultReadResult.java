@@ -1,7 +1,7 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.ReadResult;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.ReadTransaction;
 import io.fastccs.protocol.messages.ReadValue;
 

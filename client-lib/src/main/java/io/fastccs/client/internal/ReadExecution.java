@@ -5,7 +5,7 @@ import io.fastccs.client.InvalidRequestException;
 import io.fastccs.client.ProtocolException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ReadTimeoutException;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.ReadTransaction;
 import io.fastccs.protocol.messages.ClientResponse;

@@ -1,10 +1,10 @@
 package io.fastccs.client.bench;
 
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.ReadTransaction;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;

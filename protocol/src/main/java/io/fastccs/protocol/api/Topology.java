@@ -1,6 +1,6 @@
 package io.fastccs.protocol.api;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 
 /** The partitions and which one owns each key. Partition indexes are 0..partitions()-1 and stable. */
 public interface Topology {

@@ -1,6 +1,6 @@
 package io.fastccs.protocol.impl;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.api.Topology;
 
 /** Keys spread over {@code partitions} by a hash of their bytes; for the simulator and tests. */

@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.primitives.TxnId;
 
 /** The coordinator's abort decision (section 3.8): the transaction is invisible everywhere, for ever. */
 public record Abort(TxnId txnId) implements PeerMessage {

@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.primitives.TxnId;
 
 /**
  * A participant that prepared long ago asks the coordinator for the outcome (section 3.8). The coordinator

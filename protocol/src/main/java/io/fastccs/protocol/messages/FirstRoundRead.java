@@ -1,7 +1,7 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.VectorClock;
 
 import java.util.List;
 

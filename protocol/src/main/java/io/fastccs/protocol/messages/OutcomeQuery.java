@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.primitives.TxnId;
 
 /**
  * A client asks a transaction's coordinator for its outcome, after the client lost track of a write

@@ -1,7 +1,7 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.TxnId;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
 
 /** The coordinator's answer to an {@link OutcomeQuery}; {@code commitClock} is set only when COMMITTED. */
 public record OutcomeReply(long requestId, TxnId txnId, Outcome outcome, VectorClock commitClock)

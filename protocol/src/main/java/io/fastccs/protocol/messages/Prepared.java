@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.TxnId;
+import io.fastccs.protocol.primitives.TxnId;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 
 import java.util.Arrays;
 

@@ -1,7 +1,7 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.TxnId;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
 
 import java.util.List;
 

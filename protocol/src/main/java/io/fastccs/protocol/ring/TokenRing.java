@@ -1,6 +1,6 @@
 package io.fastccs.protocol.ring;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.RingMember;
 

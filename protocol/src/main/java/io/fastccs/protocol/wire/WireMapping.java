@@ -1,8 +1,8 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.TxnId;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.RingMember;

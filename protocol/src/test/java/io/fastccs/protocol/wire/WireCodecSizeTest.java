@@ -1,7 +1,7 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Stabilize;

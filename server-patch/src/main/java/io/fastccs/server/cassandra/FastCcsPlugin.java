@@ -1,6 +1,6 @@
 package io.fastccs.server.cassandra;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.server.health.PluginHealth;
 import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.FastCcsNode;

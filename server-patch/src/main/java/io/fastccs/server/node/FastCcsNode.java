@@ -1,11 +1,11 @@
 package io.fastccs.server.node;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Partition;
 import io.fastccs.protocol.PartitionMetrics;
-import io.fastccs.protocol.TxnId;
-import io.fastccs.protocol.VectorClock;
-import io.fastccs.protocol.Version;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.messages.ClientRequest;

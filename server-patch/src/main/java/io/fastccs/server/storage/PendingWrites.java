@@ -1,6 +1,6 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.Version;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.Version;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.Version;
+import io.fastccs.protocol.primitives.Version;
 
 import java.util.ArrayList;
 import java.util.Collections;

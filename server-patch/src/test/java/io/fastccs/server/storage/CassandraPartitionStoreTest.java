@@ -1,9 +1,9 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.TxnId;
-import io.fastccs.protocol.VectorClock;
-import io.fastccs.protocol.Version;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.api.PartitionStore.Decision;
 import io.fastccs.protocol.api.PartitionStore.Recovered;
 import io.fastccs.protocol.api.PartitionStore.TxnRecord;

@@ -1,8 +1,8 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.VectorClock;
-import io.fastccs.protocol.Version;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.primitives.Version;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

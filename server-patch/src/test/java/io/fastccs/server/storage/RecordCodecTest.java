@@ -1,7 +1,7 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.Key;
-import io.fastccs.protocol.VectorClock;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
 import org.junit.jupiter.api.Test;

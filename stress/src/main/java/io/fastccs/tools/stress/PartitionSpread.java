@@ -1,7 +1,7 @@
 package io.fastccs.tools.stress;
 
 import io.fastccs.workload.KeyDistribution;
-import io.fastccs.protocol.Key;
+import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;

@@ -1,4 +1,4 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.primitives;
 
 import java.util.Arrays;
 
@@ -30,8 +30,11 @@ public final class VectorClock {
         return new VectorClock(entries.clone());
     }
 
-    /** Takes ownership of {@code entries} without copying or checking; for code that just built the array. */
-    static VectorClock wrap(long[] entries) {
+    /**
+     * Takes ownership of {@code entries} without copying or checking; for code that just built the array and never
+     * touches it again (the partition's replies, on its hot path).
+     */
+    public static VectorClock wrap(long[] entries) {
         return new VectorClock(entries);
     }
 

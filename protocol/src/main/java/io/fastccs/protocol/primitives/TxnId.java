@@ -1,4 +1,4 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.primitives;
 
 /**
  * A write transaction's id: the issuing client's random 64-bit id and that client's own counter,

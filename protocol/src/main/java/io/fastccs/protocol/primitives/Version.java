@@ -1,4 +1,4 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.primitives;
 
 import java.util.Comparator;
 

@@ -1,7 +1,6 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.FastCcsException;
-import io.fastccs.client.InvalidRequestException;
 import io.fastccs.client.ProtocolException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ReadTimeoutException;
@@ -47,21 +46,8 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
     }
 
     private void send(List<Outgoing> requests) {
-        byte[][] frames;
-        try {
-            frames = Frames.encodeAll(requests);
-        } catch (InvalidRequestException e) {
-            finish(e);
-            return;
-        }
         ReadTransaction attempt = txn;
-        // A send may fail at once, and its callback then runs here and may finish the read: stop sending if so.
-        for (int i = 0; i < frames.length && outcome == null; i++) {
-            int partition = requests.get(i).partition();
-            long id = requests.get(i).request().requestId();
-            outstanding.put(id, partition);
-            cluster.send(partition, id, frames[i]).whenComplete((m, e) -> onReply(attempt, id, partition, m, e));
-        }
+        sendAll(requests, () -> outcome == null, (id, partition, m, e) -> onReply(attempt, id, partition, m, e));
     }
 
     private void onReply(ReadTransaction attempt, long id, int partition, Message m, Throwable error) {

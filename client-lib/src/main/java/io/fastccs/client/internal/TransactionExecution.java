@@ -1,8 +1,14 @@
 package io.fastccs.client.internal;
 
+import io.fastccs.client.InvalidRequestException;
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.messages.Message;
+
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
  * What a read and a write execution share: the requests still outstanding, the outcome once known, and completing
@@ -33,6 +39,32 @@ abstract class TransactionExecution<R> {
     void finish(Object resultOrFailure) {
         outcome = resultOrFailure;
         cancelOutstanding();
+    }
+
+    /** What to do with the reply to one request sent by {@link #sendAll}: a message, or the error instead. */
+    interface ReplyHandler {
+        void onReply(long requestId, int partition, Message reply, Throwable error);
+    }
+
+    /**
+     * Encodes {@code requests} and sends them, each outstanding until its reply; an encoding failure finishes the
+     * execution. Stops as soon as {@code stillSending} says no: a send may fail at once, and its callback, run here,
+     * may end the execution.
+     */
+    void sendAll(List<Outgoing> requests, BooleanSupplier stillSending, ReplyHandler handler) {
+        byte[][] frames;
+        try {
+            frames = Frames.encodeAll(requests);
+        } catch (InvalidRequestException e) {
+            finish(e);
+            return;
+        }
+        for (int i = 0; i < frames.length && stillSending.getAsBoolean(); i++) {
+            int partition = requests.get(i).partition();
+            long id = requests.get(i).request().requestId();
+            outstanding.put(id, partition);
+            cluster.send(partition, id, frames[i]).whenComplete((m, e) -> handler.onReply(id, partition, m, e));
+        }
     }
 
     void cancelOutstanding() {

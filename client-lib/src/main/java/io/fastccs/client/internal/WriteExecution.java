@@ -1,7 +1,6 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.FastCcsException;
-import io.fastccs.client.InvalidRequestException;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
 import io.fastccs.client.WriteOutcome;
@@ -18,7 +17,6 @@ import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeReply;
 
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -65,20 +63,7 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
                 return;
             }
         }
-        List<Outgoing> requests = txn.start();
-        byte[][] frames;
-        try {
-            frames = Frames.encodeAll(requests);
-        } catch (InvalidRequestException e) {
-            finish(e);
-            return;
-        }
-        for (int i = 0; i < frames.length && phase == Phase.WAITING; i++) {
-            int partition = requests.get(i).partition();
-            long id = requests.get(i).request().requestId();
-            outstanding.put(id, partition);
-            cluster.send(partition, id, frames[i]).whenComplete((m, e) -> onParticipantReply(id, partition, m, e));
-        }
+        sendAll(txn.start(), () -> phase == Phase.WAITING, this::onParticipantReply);
     }
 
     private void onParticipantReply(long id, int partition, Message m, Throwable error) {

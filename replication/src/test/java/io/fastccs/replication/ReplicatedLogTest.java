@@ -115,6 +115,8 @@ class ReplicatedLogTest {
             all.addAll(meanwhile);
             TestGroups.await(() -> g.appliers[lagging][0].applied().equals(all), Duration.ofSeconds(30), "the lagging member has everything");
             assertThat(g.appliers[lagging][0].restoredAt).as("it got a snapshot, not the purged log").isPositive();
+            TestGroups.await(() -> g.snapshotFiles(leader, 0).size() <= 2, Duration.ofSeconds(10),
+                    "the leader keeps its two newest snapshots of six");
         }
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,9 +91,9 @@ final class TestGroups implements AutoCloseable {
     }
 
     private static void deleteTree(Path dir) throws IOException {
-        if (!java.nio.file.Files.exists(dir)) return;
-        try (var paths = java.nio.file.Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.delete(p);
+        if (!Files.exists(dir)) return;
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.fastccs.replication;
 
+import java.io.IOException;
+import java.nio.file.Path;
+
 /**
  * What a replica does with its group's log, supplied per group by the host. Every method runs on the group's apply
  * thread, one at a time, in log order.
@@ -7,6 +10,9 @@ package io.fastccs.replication;
  * <p>{@link #apply} sees every committed entry on every member, the leader included, and only committed ones: an entry a
  * deposed leader appended but the group never committed is never applied. After a restart the log is replayed from the
  * last snapshot, so applying must be idempotent (the host writes durable records keyed by what they describe).
+ *
+ * <p>Snapshots have no default: the log behind a snapshot is dropped, so a member that falls behind or lost its disk
+ * catches up only from a snapshot, and an empty one would silently lose what it stood for.
  */
 public interface ReplicaApplier {
     /** A committed batch at log position {@code index} (1, 2, ... with gaps for the log's own entries). */
@@ -24,14 +30,16 @@ public interface ReplicaApplier {
     }
 
     /**
-     * Everything applied up to now, for a member that has fallen too far behind or lost its disk; {@link #restore}
-     * receives it on that member. Empty by default: such a group can only catch members up from its log.
+     * Writes everything applied up to now to the new file {@code file}. The group syncs it to disk, keeps it beside
+     * the log and ships it to members that need it; {@link #installSnapshot} reads it there.
      */
-    default byte[] snapshot() {
-        return new byte[0];
-    }
+    void takeSnapshot(Path file) throws IOException;
 
-    /** Replaces this member's state with a {@link #snapshot()} taken at log position {@code index}. */
-    default void restore(long index, byte[] snapshot) {
-    }
+    /**
+     * Replaces this member's state by the one in {@code file}, taken at log position {@code index} by
+     * {@link #takeSnapshot} on this member or on the leader (after a restart, the member's own latest one; when it
+     * fell too far behind or rejoined with a wiped disk, the leader's). Entries after {@code index} follow through
+     * {@link #apply}.
+     */
+    void installSnapshot(long index, Path file) throws IOException;
 }

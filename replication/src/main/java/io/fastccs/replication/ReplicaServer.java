@@ -35,6 +35,16 @@ public interface ReplicaServer extends AutoCloseable {
         return ReplicaServerFactory.load().startReplacing(self, replaced, storageDir, settings, groups);
     }
 
+    /**
+     * Hosts one more group on this running node (a range it has become a replica of, when the group is formed after
+     * the node started) and returns this node's log of it. A group whose storage the node already holds is named at
+     * {@link #start} instead: the server resumes it from storage as it starts, and needs its applier then.
+     *
+     * @throws IllegalArgumentException if this node is not a member of {@code group} or already hosts it
+     * @throws IOException              if the server could not create the group
+     */
+    ReplicatedLog join(GroupSpec group, ReplicaApplier applier) throws IOException;
+
     /** This node's log of group {@code range}; throws if the node is not a member. */
     ReplicatedLog log(int range);
 

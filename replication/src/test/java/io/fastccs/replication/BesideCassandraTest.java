@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Ratis inside a JVM whose classpath is a Cassandra node's (cassandra-all 5.0.9 and its Netty 4.1.130): each keeps its
@@ -35,5 +36,13 @@ class BesideCassandraTest {
         assertThat(ratisNetty.getName()).as("Ratis's Netty is relocated").isNotEqualTo(io.netty.util.Version.class.getName());
         assertThat(io.netty.util.Version.identify().get("netty-common").artifactVersion())
                 .as("Cassandra's Netty is still the one io.netty names").isEqualTo("4.1.130.Final");
+        // Both native epoll libraries load in one JVM: Ratis's is renamed (liborg_apache_ratis_thirdparty_netty_...).
+        assumeTrue(epollAvailable(epoll), "Cassandra's native epoll loads on this machine");
+        assertThat(epollAvailable(Class.forName("org.apache.ratis.thirdparty.io.netty.channel.epoll.Epoll")))
+                .as("Ratis's native epoll loads beside Cassandra's").isTrue();
+    }
+
+    private static boolean epollAvailable(Class<?> epoll) throws ReflectiveOperationException {
+        return (Boolean) epoll.getMethod("isAvailable").invoke(null);
     }
 }

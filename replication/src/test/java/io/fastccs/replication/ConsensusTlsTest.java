@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
@@ -77,7 +78,7 @@ class ConsensusTlsTest {
 
     /** A key pair and a trust store holding its certificate, made with the JDK's keytool. */
     private static ReplicaSettings.Tls tls(Path dir, String name) throws Exception {
-        java.nio.file.Files.createDirectories(dir);
+        Files.createDirectories(dir);
         String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
         Path keystore = dir.resolve("keystore.p12"), cert = dir.resolve("node.crt"), truststore = dir.resolve("truststore.p12");
         run(keytool, "-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.70.1,ip:127.0.70.2,ip:127.0.70.3",
@@ -87,11 +88,11 @@ class ConsensusTlsTest {
         run(keytool, "-importcert", "-noprompt", "-alias", "node", "-file", cert.toString(), "-keystore", truststore.toString(),
                 "-storetype", "PKCS12", "-storepass", new String(PASSWORD));
         KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (var in = java.nio.file.Files.newInputStream(keystore)) {
+        try (var in = Files.newInputStream(keystore)) {
             ks.load(in, PASSWORD);
         }
         KeyStore ts = KeyStore.getInstance("PKCS12");
-        try (var in = java.nio.file.Files.newInputStream(truststore)) {
+        try (var in = Files.newInputStream(truststore)) {
             ts.load(in, PASSWORD);
         }
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());

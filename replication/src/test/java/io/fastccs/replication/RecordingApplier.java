@@ -1,11 +1,11 @@
 package io.fastccs.replication;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,7 +19,7 @@ final class RecordingApplier implements ReplicaApplier {
 
     @Override
     public synchronized void apply(long index, byte[] batch) {
-        applied.add(new String(batch, java.nio.charset.StandardCharsets.UTF_8));
+        applied.add(new String(batch, StandardCharsets.UTF_8));
     }
 
     synchronized List<String> applied() {
@@ -37,26 +37,20 @@ final class RecordingApplier implements ReplicaApplier {
     }
 
     @Override
-    public synchronized byte[] snapshot() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
+    public synchronized void takeSnapshot(Path file) throws IOException {
+        try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(file))) {
             out.writeInt(applied.size());
             for (String s : applied) out.writeUTF(s);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
-        return bytes.toByteArray();
     }
 
     @Override
-    public synchronized void restore(long index, byte[] snapshot) {
+    public synchronized void installSnapshot(long index, Path file) throws IOException {
         restoredAt = index;
         applied.clear();
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot))) {
+        try (DataInputStream in = new DataInputStream(Files.newInputStream(file))) {
             int n = in.readInt();
             for (int i = 0; i < n; i++) applied.add(in.readUTF());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -3,11 +3,13 @@ package io.fastccs.replication;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -115,6 +117,8 @@ class ReplicatedLogTest {
             all.addAll(meanwhile);
             TestGroups.await(() -> g.appliers[lagging][0].applied().equals(all), Duration.ofSeconds(30), "the lagging member has everything");
             assertThat(g.appliers[lagging][0].restoredAt).as("it got a snapshot, not the purged log").isPositive();
+            TestGroups.await(() -> g.snapshotFiles(leader, 0).size() <= 2, Duration.ofSeconds(10),
+                    "the leader keeps its two newest snapshots of six");
         }
     }
 
@@ -129,13 +133,13 @@ class ReplicatedLogTest {
             // Restarted on an empty disk under its old id it would vote with a forgotten term: refused.
             g.stop(wiped);
             assertThatThrownBy(() -> ReplicaServer.startReplacing(g.nodes.get(wiped), oldId, dir.resolve("other"),
-                    g.settings, java.util.Map.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("new node id");
+                    g.settings, Map.of())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("new node id");
             g.start(wiped); // a plain restart on its own storage is fine...
             assertThatThrownBy(() -> {
                 g.stop(wiped);
                 ReplicaServer.startReplacing(new GroupMember(oldId + "b", "127.0.70.9", 1, 0), oldId,
-                        dir.resolve("node" + (wiped + 1)), g.settings, java.util.Map.of());
-            }).as("...but a replacement must start from an empty disk").isInstanceOf(java.io.IOException.class)
+                        dir.resolve("node" + (wiped + 1)), g.settings, Map.of());
+            }).as("...but a replacement must start from an empty disk").isInstanceOf(IOException.class)
                     .hasMessageContaining("not a replacement");
 
             g.replaceWiped(wiped, oldId + "b");
@@ -146,6 +150,41 @@ class ReplicatedLogTest {
                     "the replacement holds everything");
             assertThat(g.appliers[wiped][0].restoredAt).as("it started from a snapshot").isPositive();
             assertThat(g.log(wiped, 0).group().hasMember(oldId)).isFalse();
+        }
+    }
+
+    @Test
+    void runningNodesJoinAGroupFormedAfterTheyStarted() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            GroupSpec later = new GroupSpec(1, g.groups.get(0).members());
+            RecordingApplier[] appliers = new RecordingApplier[3];
+            for (int k = 0; k < 3; k++) {
+                appliers[k] = new RecordingApplier();
+                g.servers[k].join(later, appliers[k]);
+            }
+            int leader = g.awaitLeader(1, ELECTION);
+            List<String> sent = appendAll(g.log(leader, 1), "j", 20);
+            for (int k = 0; k < 3; k++) {
+                int node = k;
+                TestGroups.await(() -> appliers[node].applied().equals(sent), Duration.ofSeconds(20), "node " + node + " applied all");
+                assertThat(g.appliers[k][0].applied()).as("the other group is untouched").isEmpty();
+            }
+
+            assertThatThrownBy(() -> g.servers[0].join(later, new RecordingApplier()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already hosts group 1");
+            GroupSpec elsewhere = new GroupSpec(2, g.groups.get(0).members().subList(1, 3));
+            assertThatThrownBy(() -> g.servers[0].join(elsewhere, new RecordingApplier()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a member of group 2");
+
+            // After a restart the joined group resumes from storage, so it must be named at start.
+            g.stop(0);
+            assertThatThrownBy(() -> ReplicaServer.start(g.nodes.get(0), dir.resolve("node1"), g.settings,
+                    Map.of(g.groups.get(0), new RecordingApplier()))).isInstanceOf(IOException.class)
+                    .hasMessageContaining("name every group it is a member of at start");
+            RecordingApplier restarted = new RecordingApplier();
+            g.servers[0] = ReplicaServer.start(g.nodes.get(0), dir.resolve("node1"), g.settings,
+                    Map.of(g.groups.get(0), new RecordingApplier(), later, restarted));
+            TestGroups.await(() -> restarted.applied().equals(sent), Duration.ofSeconds(20), "node 0 replayed group 1");
         }
     }
 

@@ -1,12 +1,15 @@
 package io.fastccs.replication;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,9 +91,9 @@ final class TestGroups implements AutoCloseable {
     }
 
     private static void deleteTree(Path dir) throws IOException {
-        if (!java.nio.file.Files.exists(dir)) return;
-        try (var paths = java.nio.file.Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.delete(p);
+        if (!Files.exists(dir)) return;
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
         }
     }
 
@@ -101,6 +104,19 @@ final class TestGroups implements AutoCloseable {
 
     ReplicatedLog log(int k, int range) {
         return servers[k].log(range);
+    }
+
+    /** The snapshot files node {@code k} keeps for group {@code range} (each with an MD5 file beside it). */
+    List<Path> snapshotFiles(int k, int range) {
+        Path dir = root.resolve("node" + (k + 1)).resolve("groups").resolve(groups.get(range).groupUuid().toString()).resolve("sm");
+        try (var files = Files.list(dir)) {
+            List<Path> snapshots = files.filter(f -> f.getFileName().toString().matches("snapshot\\.\\d+_\\d+")).toList();
+            for (Path f : snapshots)
+                if (!Files.exists(f.resolveSibling(f.getFileName() + ".md5"))) throw new AssertionError("no MD5 file for " + f);
+            return snapshots;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The index of the node leading {@code range} (ready), waiting up to {@code timeout}. */

@@ -1,6 +1,7 @@
 package io.fastccs.replication.ratis;
 
 import io.fastccs.replication.ReplicaApplier;
+import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -8,6 +9,7 @@ import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
@@ -15,26 +17,33 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.util.LifeCycle;
+import org.apache.ratis.util.MD5FileUtil;
 
-import java.io.File;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One group's Ratis state machine: hands committed entries, leadership changes and snapshots to the host's
- * {@link ReplicaApplier}. Ratis calls applyTransaction in log order on one thread per group.
+ * {@link ReplicaApplier}. Ratis calls applyTransaction and takeSnapshot in log order on one thread per group.
  */
 final class ApplierStateMachine extends BaseStateMachine {
     private final ReplicaApplier applier;
     private final SimpleStateMachineStorage storage = new SnapshotStorage();
+    private volatile boolean leading;
 
     /**
      * Ratis 3.3.0's storage throws a NullPointerException when a reader finds no snapshot file while a snapshot is
      * being recorded (updateLatestSnapshot(null) against a non-null previous): keep the newest one known instead.
      */
     private static final class SnapshotStorage extends SimpleStateMachineStorage {
-        private final java.util.concurrent.atomic.AtomicReference<SingleFileSnapshotInfo> newest = new java.util.concurrent.atomic.AtomicReference<>();
+        private final AtomicReference<SingleFileSnapshotInfo> newest = new AtomicReference<>();
 
         @Override
         public SingleFileSnapshotInfo updateLatestSnapshot(SingleFileSnapshotInfo info) {
@@ -44,7 +53,6 @@ final class ApplierStateMachine extends BaseStateMachine {
             return updated;
         }
     }
-    private volatile boolean leading;
 
     ApplierStateMachine(ReplicaApplier applier) {
         this.applier = applier;
@@ -54,7 +62,7 @@ final class ApplierStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        getLifeCycle().startAndTransition(this::loadLatestSnapshot, IOException.class);
+        getLifeCycle().startAndTransition(this::installLatestSnapshot, IOException.class);
     }
 
     /** Ratis pauses the state machine before it installs a snapshot from the leader, then reinitializes it. */
@@ -68,16 +76,15 @@ final class ApplierStateMachine extends BaseStateMachine {
     public void reinitialize() throws IOException {
         // After a snapshot was installed from the leader: this member's state is that snapshot.
         storage.loadLatestSnapshot();
-        loadLatestSnapshot();
+        installLatestSnapshot();
         getLifeCycle().transition(LifeCycle.State.STARTING);
         getLifeCycle().transition(LifeCycle.State.RUNNING);
     }
 
-    private void loadLatestSnapshot() throws IOException {
+    private void installLatestSnapshot() throws IOException {
         SingleFileSnapshotInfo snapshot = storage.getLatestSnapshot();
         if (snapshot == null) return;
-        File file = snapshot.getFile().getPath().toFile();
-        applier.restore(snapshot.getIndex(), Files.readAllBytes(file.toPath()));
+        applier.installSnapshot(snapshot.getIndex(), snapshot.getFile().getPath());
         updateLastAppliedTermIndex(snapshot.getTermIndex());
     }
 
@@ -86,17 +93,31 @@ final class ApplierStateMachine extends BaseStateMachine {
         return storage;
     }
 
+    /**
+     * The applier writes a temporary file, synced and renamed into place before its MD5 file is written: Ratis drops
+     * the log behind the snapshot next, so a crash must leave either the whole snapshot or the previous one (which
+     * Ratis prefers while the newer has no MD5 file). The MD5 files also let Ratis delete old snapshots.
+     */
     @Override
     public long takeSnapshot() throws IOException {
         TermIndex last = getLastAppliedTermIndex();
         if (last == null || last.getIndex() < 0) return -1;
-        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        File tmp = new File(file.getParentFile(), file.getName() + ".tmp");
-        Files.write(tmp.toPath(), applier.snapshot());
-        Files.move(tmp.toPath(), file.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
-                new org.apache.ratis.server.storage.FileInfo(file.toPath(), null), last));
+        Path file = storage.getSnapshotFile(last.getTerm(), last.getIndex()).toPath();
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(tmp);
+        applier.takeSnapshot(tmp);
+        sync(tmp);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        sync(file.getParent());
+        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file.toFile());
+        storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file, md5), last));
         return last.getIndex();
+    }
+
+    private static void sync(Path path) throws IOException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
     }
 
     @Override
@@ -122,18 +143,17 @@ final class ApplierStateMachine extends BaseStateMachine {
 
     @Override
     public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeaderId) {
-        if (leading && !member.getPeerId().equals(newLeaderId)) {
-            leading = false;
-            applier.onSteppedDown(currentTerm());
-        }
+        if (leading && !member.getPeerId().equals(newLeaderId)) stepDown();
     }
 
     @Override
-    public void notifyNotLeader(java.util.Collection<TransactionContext> pendingEntries) {
-        if (leading) {
-            leading = false;
-            applier.onSteppedDown(currentTerm());
-        }
+    public void notifyNotLeader(Collection<TransactionContext> pendingEntries) {
+        if (leading) stepDown();
+    }
+
+    private void stepDown() {
+        leading = false;
+        applier.onSteppedDown(currentTerm());
     }
 
     private long currentTerm() {

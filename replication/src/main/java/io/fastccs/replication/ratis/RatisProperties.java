@@ -38,6 +38,8 @@ final class RatisProperties {
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotEvery());
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        // The newest snapshot and the one before it (kept while the newest may be incomplete); Ratis keeps all by default.
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
         // raft.server.log.unsafe-flush.enabled stays false: an entry counts only once the log is on disk.
         return p;
     }

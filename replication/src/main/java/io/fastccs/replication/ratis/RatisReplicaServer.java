@@ -25,16 +25,20 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** {@link ReplicaServer} on one Ratis server with gRPC, hosting a group per replicated range. */
 public final class RatisReplicaServer implements ReplicaServer {
     private final RaftServer server;
-    private final Map<Integer, RatisReplicatedLog> logs = new TreeMap<>();
+    private final GroupMember self;
+    /** What the server's state machine registry hands out: Ratis asks for a group's machine when it creates it. */
+    private final Map<RaftGroupId, ApplierStateMachine> machines;
+    private final Map<Integer, RatisReplicatedLog> logs = new ConcurrentHashMap<>();
 
-    private RatisReplicaServer(RaftServer server) {
+    private RatisReplicaServer(RaftServer server, GroupMember self, Map<RaftGroupId, ApplierStateMachine> machines) {
         this.server = server;
+        this.self = self;
+        this.machines = machines;
     }
 
     public static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
@@ -60,10 +64,10 @@ public final class RatisReplicaServer implements ReplicaServer {
     private static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
                                             Map<GroupSpec, ReplicaApplier> groups, String replaced) throws IOException {
         Files.createDirectories(storageDir);
-        Map<RaftGroupId, StateMachine> machines = new ConcurrentHashMap<>();
+        // Every group is registered before the server starts: Ratis resumes the groups it finds in storage at once.
+        Map<RaftGroupId, ApplierStateMachine> machines = new ConcurrentHashMap<>();
         for (var e : groups.entrySet()) {
-            if (!e.getKey().hasMember(self.nodeId()))
-                throw new IllegalArgumentException("node " + self.nodeId() + " is not a member of group " + e.getKey().range());
+            requireMember(self, e.getKey());
             machines.put(groupId(e.getKey()), new ApplierStateMachine(e.getValue()));
         }
         RaftServer server = RaftServer.newBuilder()
@@ -72,18 +76,19 @@ public final class RatisReplicaServer implements ReplicaServer {
                 .setParameters(RatisProperties.parameters(settings))
                 .setStateMachineRegistry(gid -> {
                     StateMachine m = machines.get(gid);
-                    if (m == null) throw new IllegalStateException("no applier for group " + gid + " on node " + self.nodeId());
+                    if (m == null) throw new IllegalStateException("node " + self.nodeId() + " holds " + gid
+                            + " in its storage but was started without it: name every group it is a member of at start");
                     return m;
                 })
                 .build();
-        RatisReplicaServer replicas = new RatisReplicaServer(server);
+        RatisReplicaServer replicas = new RatisReplicaServer(server, self, machines);
         try {
             server.start();
             Set<RaftGroupId> resumed = new HashSet<>();
             server.getGroupIds().forEach(resumed::add);
             for (GroupSpec spec : groups.keySet()) {
                 RaftGroupId gid = groupId(spec);
-                if (!resumed.contains(gid)) replicas.add(self, raftGroup(spec));
+                if (!resumed.contains(gid)) replicas.add(raftGroup(spec));
                 if (replaced != null) replicas.replaceMember(spec, self, replaced, settings);
                 replicas.logs.put(spec.range(), new RatisReplicatedLog(server, spec, gid));
             }
@@ -94,8 +99,31 @@ public final class RatisReplicaServer implements ReplicaServer {
         return replicas;
     }
 
+    @Override
+    public synchronized ReplicatedLog join(GroupSpec spec, ReplicaApplier applier) throws IOException {
+        requireMember(self, spec);
+        if (logs.containsKey(spec.range()))
+            throw new IllegalArgumentException("node " + self.nodeId() + " already hosts group " + spec.range());
+        RaftGroupId gid = groupId(spec);
+        machines.put(gid, new ApplierStateMachine(applier));
+        try {
+            add(raftGroup(spec));
+        } catch (IOException | RuntimeException e) {
+            machines.remove(gid);
+            throw e;
+        }
+        RatisReplicatedLog log = new RatisReplicatedLog(server, spec, gid);
+        logs.put(spec.range(), log);
+        return log;
+    }
+
+    private static void requireMember(GroupMember self, GroupSpec spec) {
+        if (!spec.hasMember(self.nodeId()))
+            throw new IllegalArgumentException("node " + self.nodeId() + " is not a member of group " + spec.range());
+    }
+
     /** Creates the group on this server (each member does so for itself); the members elect a leader among them. */
-    private void add(GroupMember self, RaftGroup group) throws IOException {
+    private void add(RaftGroup group) throws IOException {
         RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(ClientId.randomId(),
                 RaftPeerId.valueOf(self.nodeId()), 0, group));
         if (!reply.isSuccess())

@@ -10,7 +10,10 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.ReadException;
+import org.apache.ratis.protocol.exceptions.ReadIndexException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
@@ -93,14 +96,13 @@ final class RatisReplicatedLog implements ReplicatedLog {
             return new NotLeaderException("node " + server.getId() + " does not lead group " + group.range()
                     + (hint == null ? "" : "; the leader is " + hint), hint);
         }
-        if (error instanceof org.apache.ratis.protocol.exceptions.LeaderNotReadyException
-                || error instanceof org.apache.ratis.protocol.exceptions.ReadIndexException
-                || error instanceof org.apache.ratis.protocol.exceptions.ReadException
-                || error instanceof org.apache.ratis.protocol.exceptions.LeaderSteppingDownException)
+        if (error instanceof LeaderNotReadyException
+                || error instanceof ReadIndexException
+                || error instanceof ReadException
+                || error instanceof LeaderSteppingDownException)
             return new NotLeaderException("node " + server.getId() + " cannot serve group " + group.range()
                     + " as leader now: " + error.getMessage(), leaderId().orElse(null));
-        return new ReplicationException("group " + group.range() + ": " + (error == null ? "failed" : error.getMessage()),
-                error instanceof RaftException || error == null ? error : error);
+        return new ReplicationException("group " + group.range() + ": " + (error == null ? "failed" : error.getMessage()), error);
     }
 
     private static Throwable unwrap(Throwable t) {

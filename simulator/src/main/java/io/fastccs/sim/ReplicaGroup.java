@@ -62,7 +62,6 @@ final class ReplicaGroup {
     void failover() {
         lostEntries += current.uncommitted.size();
         current.uncommitted.clear();
-        current.openSends = null;
         current.ended = true;
         current = new Term();
     }
@@ -104,7 +103,7 @@ final class ReplicaGroup {
             } finally {
                 List<Runnable> sends = openSends;
                 openSends = null;
-                append(store.closeStep(), sends == null ? new ArrayList<>() : sends);
+                append(store.closeStep(), sends);
             }
         }
 

@@ -75,12 +75,12 @@ public record SimConfig(
         return b;
     }
 
-    /** YCSB's zipf exponent, the one {@link KeyDistribution.Shape#ZIPF} means. */
-    public static final double DEFAULT_ZIPF_EXPONENT = 0.99;
+    /** What a bare zipf means, in the simulator as in the stress tool. */
+    public static final double DEFAULT_ZIPF_EXPONENT = KeyDistribution.Shape.DEFAULT_ZIPF_EXPONENT;
 
     /** The keys the clients draw: {@link #distribution()} over 1..{@link #keys()}. */
     public KeyDistribution keyDistribution() {
-        return distribution == KeyDistribution.Shape.ZIPF ? KeyDistribution.zipf(1, keys, zipfExponent) : distribution.over(keys);
+        return distribution.over(keys, zipfExponent);
     }
 
     /** Stabilization every 5 ms up to 64 partitions, then proportionally less often: N^2 messages per round. */

@@ -1,6 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
@@ -10,6 +11,7 @@ import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.PeerMessage;
 
 import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -34,7 +36,7 @@ final class SimPartitions {
     private SplittableRandom groupRandom;
     /** Round ones the host holds back, or null (then nothing is drawn and runs are as before). */
     private HeldBackReads heldBack;
-    private java.util.function.BooleanSupplier faultsActive;
+    private BooleanSupplier faultsActive;
 
     private record Zombie(Partition partition, ReplicaGroup.Term term) {
     }
@@ -60,7 +62,7 @@ final class SimPartitions {
      * Makes every partition a replica group (call before {@link #startAll()}). With partition crashes in the fault mix,
      * leaders are also cut off from their followers at the same rate, and the followers elect another.
      */
-    void replicate(ReplicaGroup.Settings settings, java.util.function.BooleanSupplier faultsActive) {
+    void replicate(ReplicaGroup.Settings settings, BooleanSupplier faultsActive) {
         groups = new ReplicaGroup[partitions.length];
         zombies = new Zombie[partitions.length];
         groupRandom = settings.random();
@@ -233,7 +235,7 @@ final class SimPartitions {
         int epoch = epochs[partition];
         network.transmit(fromNode, partition, request, () -> {
             if (down[partition] || epochs[partition] != epoch) return;
-            io.fastccs.protocol.api.ClientReply reply = response -> send(partition, () -> {
+            ClientReply reply = response -> send(partition, () -> {
                 if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
             });
             if (heldBack != null && request instanceof FirstRoundRead r && heldBack.holdsBack()) {
@@ -254,7 +256,7 @@ final class SimPartitions {
                                      Consumer<ClientResponse> onReply) {
         network.transmit(fromNode, partition, request, () -> {
             if (zombies[partition] != zombie) return; // it has learnt it no longer leads
-            io.fastccs.protocol.api.ClientReply reply = response -> zombie.term().send(() ->
+            ClientReply reply = response -> zombie.term().send(() ->
                     network.transmit(partition, fromNode, response, () -> onReply.accept(response)));
             zombie.term().step(() -> zombie.partition().onClientRequest(reply, request));
         });

@@ -21,12 +21,20 @@ public abstract class KeyDistribution {
             return valueOf(s.trim().toUpperCase(Locale.ROOT));
         }
 
-        /** This shape over keys 1..{@code keys}. */
+        /** YCSB's zipf exponent, what a bare "zipf" means. */
+        public static final double DEFAULT_ZIPF_EXPONENT = 0.99;
+
+        /** This shape over keys 1..{@code keys}, zipf with {@link #DEFAULT_ZIPF_EXPONENT}. */
         public KeyDistribution over(long keys) {
+            return over(keys, DEFAULT_ZIPF_EXPONENT);
+        }
+
+        /** This shape over keys 1..{@code keys}; {@code zipfExponent} counts for zipf only. */
+        public KeyDistribution over(long keys, double zipfExponent) {
             return switch (this) {
                 case GAUSSIAN -> gaussian(1, keys);
                 case UNIFORM -> uniform(1, keys);
-                case ZIPF -> zipf(1, keys, 0.99);
+                case ZIPF -> zipf(1, keys, zipfExponent);
             };
         }
     }
@@ -61,7 +69,7 @@ public abstract class KeyDistribution {
         switch (m.group(1).toLowerCase(Locale.ROOT)) {
             case "gaussian": if (m.group(4) != null) break; return gaussian(lo, hi);
             case "uniform": if (m.group(4) != null) break; return uniform(lo, hi);
-            default: return zipf(lo, hi, m.group(4) == null ? 0.99 : Double.parseDouble(m.group(4)));
+            default: return zipf(lo, hi, m.group(4) == null ? Shape.DEFAULT_ZIPF_EXPONENT : Double.parseDouble(m.group(4)));
         }
         throw new IllegalArgumentException("bad distribution '" + spec + "': only zipf takes a second parameter");
     }

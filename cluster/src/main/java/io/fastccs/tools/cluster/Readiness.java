@@ -31,6 +31,8 @@ final class Readiness {
     private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
     /** How often a start that is still waiting says what it waits for. */
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+    /** How often a node whose plugin does not answer yet is asked over JMX whether it gave up (a JMX connect each). */
+    private static final Duration HEALTH_PROBE_EVERY = Duration.ofSeconds(2);
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
     private final Path dir;
@@ -71,6 +73,8 @@ final class Readiness {
         Set<Integer> pending = new TreeSet<>(nodes);
         Map<Integer, Instant> cqlUpSince = new HashMap<>();
         Map<Integer, String> waitingFor = new HashMap<>();
+        Map<Integer, Instant> lastHealthProbe = new HashMap<>();
+        Duration grace = pluginGrace();
         Instant lastReport = Instant.now();
         while (true) {
             for (Iterator<Integer> it = pending.iterator(); it.hasNext(); ) {
@@ -88,12 +92,15 @@ final class Readiness {
                     if (!handshake.ok()) {
                         waitingFor.put(node, "the FastCCS handshake on " + address + ":" + state.ports().fastccs()
                                 + " (last try: " + handshake.problem() + ")");
-                        var health = RingProbe.pluginHealth(state.ports().jmx(node)).filter(RingProbe.PluginHealth::failed);
-                        if (health.isPresent())
-                            throw new ClusterException(String.format("node %d (%s, pid %d) serves CQL but its FastCCS plugin "
-                                    + "FAILED (JMX io.fastccs:type=FastCcs): %s", node, address, state.pid(node),
-                                    health.get().reason()) + diagnosis.pluginLogLines(node) + diagnosis.othersStillRunning(state, -1));
-                        Duration grace = pluginGrace();
+                        Instant probed = lastHealthProbe.get(node);
+                        if (probed == null || Duration.between(probed, Instant.now()).compareTo(HEALTH_PROBE_EVERY) >= 0) {
+                            lastHealthProbe.put(node, Instant.now());
+                            var health = RingProbe.pluginHealth(state.ports().jmx(node)).filter(RingProbe.PluginHealth::failed);
+                            if (health.isPresent())
+                                throw new ClusterException(String.format("node %d (%s, pid %d) serves CQL but its FastCCS "
+                                        + "plugin FAILED (JMX io.fastccs:type=FastCcs): %s", node, address, state.pid(node),
+                                        health.get().reason()) + diagnosis.pluginLogLines(node) + diagnosis.othersStillRunning(state, -1));
+                        }
                         if (Duration.between(cqlUp, Instant.now()).compareTo(grace) > 0)
                             throw new ClusterException(String.format("node %d (%s, pid %d) serves CQL but its FastCCS "
                                     + "plugin does not answer the handshake on %s:%d %d s later: %s.%nThe agent is %s; "

@@ -64,6 +64,7 @@ enum ErrorCode {
   UNAUTHORIZED = 5
   OVERLOADED = 6
   INTERNAL = 7
+  NOT_LEADER = 8
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -165,7 +166,10 @@ struct ErrorReply {
   2: ErrorCode code
   /** Human-readable detail; absent maps to a null message. */
   3: optional string message
-  /** For NOT_OWNER, the partition that owns the key; otherwise -1. */
+  /**
+   * For NOT_OWNER, the partition that owns the key; for NOT_LEADER, the partition whose preferred node leads the
+   * asked partition's replica group now (-1 when unknown); otherwise -1.
+   */
   4: i32 owner
 }
 
@@ -231,6 +235,11 @@ struct RingMember {
   /** The partition's ring token (the upper bound of the key range it owns). */
   4: i64 token
   5: bool alive
+  /**
+   * With replicated partitions: every replica's FastCCS address ("host:port"), the one in host and port (the
+   * group's leader, where requests go) among them. Absent at replication factor 1.
+   */
+  6: optional list<string> replicas
 }
 
 /** The answer to a RingRequest. */
@@ -248,6 +257,11 @@ struct Hello {
   2: optional i32 partition
   3: optional string user
   4: optional string password
+  /**
+   * The partition the connection is for, when a node hosts several (replicated partitions: a node leads some
+   * groups and follows in others). Absent: the node's own partition.
+   */
+  5: optional i32 target
 }
 
 /** The answer to a Hello: the protocol version the node will speak and the partition it serves. */

@@ -25,7 +25,7 @@ final class Failures {
         return switch (e.code()) {
             case INVALID_REQUEST -> new InvalidRequestException(what);
             case UNAUTHORIZED -> new UnauthorizedException(what);
-            case OVERLOADED -> new PartitionUnavailableException(partition, what);
+            case OVERLOADED, NOT_LEADER -> new PartitionUnavailableException(partition, what);
             case NOT_OWNER -> new ProtocolException(what + "; the node's ring differs from the client's"
                     + (e.owner() >= 0 ? " (it names partition " + e.owner() + " as the owner)" : ""));
             case SNAPSHOT_EXPIRED, MALFORMED_FRAME, UNKNOWN_MESSAGE, INTERNAL -> new ProtocolException(what);

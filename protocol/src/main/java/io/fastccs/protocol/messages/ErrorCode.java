@@ -17,5 +17,10 @@ public enum ErrorCode {
     /** The node is shedding load; retry later. */
     OVERLOADED,
     /** A bug or an unexpected failure on the node. */
-    INTERNAL
+    INTERNAL,
+    /**
+     * This node does not lead the asked partition's replica group (any more); nothing was done. Ask the ring for the
+     * leader and retry there; {@link ErrorReply#owner()} names the partition whose preferred node leads, if known.
+     */
+    NOT_LEADER
 }

@@ -119,6 +119,7 @@ final class WireMapping {
             if (h.partition() >= 0) w.setPartition(h.partition());
             if (h.user() != null) w.setUser(h.user());
             if (h.password() != null) w.setPassword(h.password());
+            if (h.target() >= 0) w.setTarget(h.target());
             body = Body.hello(w);
         } else if (m instanceof HelloReply h) {
             checkPartition(h.partition(), "HelloReply.partition");
@@ -132,7 +133,9 @@ final class WireMapping {
             List<io.fastccs.protocol.wire.thrift.RingMember> members = new ArrayList<>(r.members().size());
             for (RingMember rm : r.members()) {
                 checkPartition(rm.partition(), "RingMember.partition");
-                members.add(new io.fastccs.protocol.wire.thrift.RingMember(rm.partition(), rm.host(), rm.port(), rm.token(), rm.alive()));
+                var w = new io.fastccs.protocol.wire.thrift.RingMember(rm.partition(), rm.host(), rm.port(), rm.token(), rm.alive());
+                if (!rm.replicas().isEmpty()) w.setReplicas(new ArrayList<>(rm.replicas()));
+                members.add(w);
             }
             body = Body.ringReply(new io.fastccs.protocol.wire.thrift.RingReply(r.requestId(), members));
         } else {
@@ -181,6 +184,7 @@ final class WireMapping {
             case UNAUTHORIZED -> io.fastccs.protocol.wire.thrift.ErrorCode.UNAUTHORIZED;
             case OVERLOADED -> io.fastccs.protocol.wire.thrift.ErrorCode.OVERLOADED;
             case INTERNAL -> io.fastccs.protocol.wire.thrift.ErrorCode.INTERNAL;
+            case NOT_LEADER -> io.fastccs.protocol.wire.thrift.ErrorCode.NOT_LEADER;
         };
     }
 
@@ -300,7 +304,8 @@ final class WireMapping {
                 var w = body.getHello();
                 yield new Hello(requireSet(w.isSetVersion(), "Hello.version", w.getVersion()),
                         w.isSetPartition() ? partition(true, w.getPartition(), "Hello.partition") : -1,
-                        w.isSetUser() ? w.getUser() : null, w.isSetPassword() ? w.getPassword() : null);
+                        w.isSetUser() ? w.getUser() : null, w.isSetPassword() ? w.getPassword() : null,
+                        w.isSetTarget() ? partition(true, w.getTarget(), "Hello.target") : -1);
             }
             case HELLO_REPLY -> {
                 var w = body.getHelloReply();
@@ -319,7 +324,7 @@ final class WireMapping {
                     if (rm == null || !rm.isSetHost()) throw missing("RingMember.host");
                     members.add(new RingMember(partition(rm.isSetPartition(), rm.getPartition(), "RingMember.partition"), rm.getHost(),
                             requireSet(rm.isSetPort(), "RingMember.port", rm.getPort()),
-                            requireSet(rm.isSetToken(), "RingMember.token", rm.getToken()), rm.isAlive()));
+                            requireSet(rm.isSetToken(), "RingMember.token", rm.getToken()), rm.isAlive(), replicas(rm, limits)));
                 }
                 yield new RingReply(requireSet(w.isSetRequestId(), "RingReply.requestId", w.getRequestId()), members);
             }
@@ -448,6 +453,14 @@ final class WireMapping {
         };
     }
 
+    private static List<String> replicas(io.fastccs.protocol.wire.thrift.RingMember rm, WireLimits limits) throws MalformedFrameException {
+        if (!rm.isSetReplicas()) return List.of();
+        if (rm.getReplicas().size() > limits.maxClockEntries())
+            throw tooMany("RingMember.replicas", rm.getReplicas().size(), limits.maxClockEntries());
+        for (String r : rm.getReplicas()) if (r == null) throw missing("RingMember.replicas entry");
+        return List.copyOf(rm.getReplicas());
+    }
+
     private static ErrorCode errorCode(io.fastccs.protocol.wire.thrift.ErrorCode wire) throws MalformedFrameException {
         if (wire == null) throw invalid("ErrorReply.code is absent or not a known error code");
         return switch (wire) {
@@ -459,6 +472,7 @@ final class WireMapping {
             case UNAUTHORIZED -> ErrorCode.UNAUTHORIZED;
             case OVERLOADED -> ErrorCode.OVERLOADED;
             case INTERNAL -> ErrorCode.INTERNAL;
+            case NOT_LEADER -> ErrorCode.NOT_LEADER;
         };
     }
 

@@ -85,11 +85,14 @@ final class WireTestMessages {
                 Hello.client(null, null),
                 Hello.client("cassandra", "sécret"),
                 Hello.peer(3),
+                Hello.peer(3).to(1),
+                Hello.client("cassandra", "x").to(0),
                 new HelloReply(1, 0, 3),
                 new RingRequest(19),
                 new RingReply(20, List.of()),
                 new RingReply(21, List.of(new RingMember(0, "127.0.0.1", 9142, Long.MIN_VALUE + 1, true),
-                        new RingMember(1, "::1", 9142, 0, false), new RingMember(2, "node-3.example", 65535, Long.MAX_VALUE, true))));
+                        new RingMember(1, "::1", 9142, 0, false), new RingMember(2, "node-3.example", 65535, Long.MAX_VALUE, true),
+                        new RingMember(3, "127.0.0.2", 9142, 5, true, List.of("127.0.0.2:9142", "127.0.0.3:9142", "127.0.0.1:9142")))));
     }
 
     static VectorClock clockOf(int n, Function<Integer, Long> entry) {
@@ -131,13 +134,15 @@ final class WireTestMessages {
                 () -> new CheckCommit(txnId(rnd), rnd.nextInt(partitions)),
                 () -> new Stabilize(rnd.nextInt(partitions), sequence(rnd)),
                 () -> new Hello(rnd.nextInt(3), rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
-                        rnd.nextBoolean() ? null : randomText(rnd), rnd.nextBoolean() ? null : randomText(rnd)),
+                        rnd.nextBoolean() ? null : randomText(rnd), rnd.nextBoolean() ? null : randomText(rnd),
+                        rnd.nextBoolean() ? -1 : rnd.nextInt(partitions)),
                 () -> new HelloReply(rnd.nextInt(3), rnd.nextInt(partitions), partitions),
                 () -> new RingRequest(rnd.nextLong()),
                 () -> {
                     List<RingMember> members = new java.util.ArrayList<>();
                     for (int i = 0; i < rnd.nextInt(5); i++)
-                        members.add(new RingMember(i, randomText(rnd), rnd.nextInt(65536), rnd.nextLong(), rnd.nextBoolean()));
+                        members.add(new RingMember(i, randomText(rnd), rnd.nextInt(65536), rnd.nextLong(), rnd.nextBoolean(),
+                                rnd.nextBoolean() ? List.of() : List.of(randomText(rnd), randomText(rnd))));
                     return new RingReply(rnd.nextLong(), members);
                 });
         return makers.get(rnd.nextInt(makers.size())).get();

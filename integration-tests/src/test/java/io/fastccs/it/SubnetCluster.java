@@ -32,6 +32,12 @@ final class SubnetCluster implements AutoCloseable {
     }
 
     static SubnetCluster start(String name, int subnet, int nodes) throws IOException, InterruptedException {
+        return start(name, subnet, nodes, java.util.Map.of());
+    }
+
+    /** @param nodeSettings FastCCS settings for every node, by name (as {@code cluster start --node-setting}) */
+    static SubnetCluster start(String name, int subnet, int nodes, java.util.Map<String, String> nodeSettings)
+            throws IOException, InterruptedException {
         ClassPin.pinProjectClasses();
         // These nodes restart often, all at once too: give the ring time to converge on a busy machine.
         if (System.getProperty("fastccs.cluster.pluginGraceSeconds") == null)
@@ -49,7 +55,8 @@ final class SubnetCluster implements AutoCloseable {
         }, "fastccs-it-" + name + "-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10)));
+            LocalCluster.StartReport report = cluster.start(StartOptions.nodes(nodes).onSubnet(subnet)
+                    .withTimeout(Duration.ofMinutes(10)).withNodeSettings(nodeSettings));
             TestCluster.log(String.format("%s: %d nodes on 127.0.%d.k serving %.1f s after launch", name, nodes, subnet,
                     report.toServing().toMillis() / 1000.0));
             return new SubnetCluster(name, cluster, ClusterView.discover(ports, nodes), hook);

@@ -87,6 +87,10 @@ public final class ClusterCommand implements Runnable {
         boolean internodeTls;
         @Option(names = "--secure", description = "--auth --client-tls --internode-tls")
         boolean secure;
+        @Option(names = "--rf", paramLabel = "R",
+                description = "replicas per partition: 3 makes each partition a Raft group of three nodes (one node down "
+                        + "stops nothing); 1 is one node per partition, as in the thesis (default: 1; same as --node-setting replication_factor=R)")
+        Integer rf;
         @Option(names = "--node-setting", paramLabel = "NAME=VALUE",
                 description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable")
         Map<String, String> nodeSettings = new LinkedHashMap<>();
@@ -94,6 +98,11 @@ public final class ClusterCommand implements Runnable {
         @Override
         public Integer call() {
             ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
+            if (rf != null) {
+                if (rf < 1 || rf > nodes) throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                        "--rf must be between 1 and the number of nodes (" + nodes + "), not " + rf);
+                nodeSettings.put("replication_factor", Integer.toString(rf));
+            }
             StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET).withPlugin(!noPlugin).withHeap(heap)
                     .withTimeout(Duration.ofSeconds(timeoutSeconds)).withNodeClasspathFile(nodeClasspath)
                     .withAgentJar(agent).withJava(java).withSecurity(security).withNodeSettings(nodeSettings);

@@ -1,5 +1,13 @@
 package io.fastccs.server.cassandra;
 
+import io.fastccs.replication.ReplicaSettings;
+import io.fastccs.server.groups.GroupLayout;
+import io.fastccs.server.groups.PartitionGroups;
+import io.fastccs.server.storage.CassandraPartitionStore;
+import io.fastccs.server.storage.GroupApplier;
+import java.nio.file.Path;
+import java.util.ArrayList;
+
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.server.health.PluginHealth;
 import io.fastccs.server.config.FastCcsSettings;
@@ -25,19 +33,24 @@ import java.util.List;
 public final class FastCcsPlugin {
     private static final Logger logger = LoggerFactory.getLogger(FastCcsPlugin.class);
     private static volatile NodeWiring wiring;
+    private static volatile PartitionGroups groups;
 
     private FastCcsPlugin() {
     }
 
     /** Called by the agent once the node is in NORMAL mode. */
     public static synchronized void start() throws Exception {
-        if (wiring != null) return;
+        if (wiring != null || groups != null) return;
         long started = System.nanoTime();
         FastCcsSettings settings = FastCcsSettings.load();
         logger.info("FastCCS starting with settings: {}", settings);
         PluginHealth.get().starting("waiting for the ring to settle");
         CassandraRing.advertisePort(settings.port());
         CassandraRing ring = CassandraRing.awaitComplete(settings);
+        if (settings.replicationFactor() > 1) {
+            startReplicated(settings, ring, started);
+            return;
+        }
         DurablePartitionStore store = CassandraStores.open(ring, settings);
         checkOwnership(ring, settings.keyspace());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
@@ -57,13 +70,55 @@ public final class FastCcsPlugin {
                 (System.nanoTime() - started) / 1_000_000);
     }
 
+    /**
+     * Replicated partitions: this node joins the groups of its token range and of the {@code replication_factor - 1}
+     * ranges before it, and serves those it leads (docs/design.md, "Replicated partitions").
+     */
+    private static void startReplicated(FastCcsSettings settings, CassandraRing ring, long started) throws Exception {
+        GroupLayout layout = new GroupLayout(ring.partitions(), settings.replicationFactor());
+        List<String> nodeIds = new ArrayList<>(), raftHosts = new ArrayList<>();
+        for (int node = 0; node < ring.partitions(); node++) {
+            InetAddressAndPort ep = ring.endpoint(node);
+            java.util.UUID hostId = StorageService.instance.getHostIdForEndpoint(ep);
+            if (hostId == null) throw new IllegalStateException("no Cassandra host id known for " + ep + " yet");
+            nodeIds.add(hostId.toString());
+            raftHosts.add(ep.getAddress().getHostAddress());
+        }
+        Path storage = settings.raftDirectory() != null ? Path.of(settings.raftDirectory())
+                : Path.of(DatabaseDescriptor.getAllDataFileLocations()[0]).toAbsolutePath().getParent().resolve("fastccs-raft");
+        NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
+                settings.maxFrameSize().toBytes(), settings.partitionConfig());
+        CassandraSecurity security = new CassandraSecurity(settings.keyspace());
+        GroupApplier.prepare();
+        PartitionGroups.Stores stores = (group, log, appliedTimestamp) -> CassandraPartitionStore.openReplicated(
+                CassandraPartitionStore.Settings.of(group, ring.partitions(), settings.versionCacheKeys())
+                        .withLoaderThreads(settings.cacheLoaderThreads()), log, appliedTimestamp);
+        groups = PartitionGroups.start(nodeSettings,
+                new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort()),
+                storage, ReplicaSettings.DEFAULT, stores, FBUtilities::timestampMicros, security);
+        StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
+        PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "
+                + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()
+                + ", consensus port " + settings.raftPort());
+        logger.info("FastCCS node {} of {} ready in {} ms (replicated partitions, consensus storage {})", ring.self(),
+                ring.partitions(), (System.nanoTime() - started) / 1_000_000, storage);
+    }
+
     /** The running node, or null before start; for monitoring. */
     public static FastCcsNode node() {
         NodeWiring w = wiring;
-        return w == null ? null : w.node();
+        if (w != null) return w.node();
+        PartitionGroups g = groups;
+        return g == null ? null : g.host(g.ownPartition());
     }
 
     static synchronized void stop() {
+        PartitionGroups g = groups;
+        groups = null;
+        if (g != null) {
+            logger.info("FastCCS stopping (replicated partitions)");
+            g.close();
+        }
         NodeWiring n = wiring;
         wiring = null;
         if (n != null) {

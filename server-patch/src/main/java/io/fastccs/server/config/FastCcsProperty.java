@@ -34,6 +34,15 @@ public enum FastCcsProperty {
     MAX_FRAME_SIZE("max_frame_size", "16MiB"),
     KEYSPACE("keyspace", "fastccs"),
     /**
+     * Replicas per partition: 1 is one node per partition (the thesis's setting); 3 makes each partition a Raft group
+     * of the node owning its token range and the next two in token order (thesis section 3.8).
+     */
+    REPLICATION_FACTOR("replication_factor", "1"),
+    /** The consensus port of replicated partitions, the same on every node, on the node's listen address. */
+    RAFT_PORT("raft_port", "9143"),
+    /** Where replicated partitions keep their logs and snapshots; unset: {@code fastccs-raft} beside the first data directory. */
+    RAFT_DIRECTORY("raft_directory", null),
+    /**
      * Cassandra 5.0's own {@code cassandra.schema.update_handler_factory.class}
      * ({@code CassandraRelevantProperties.SCHEMA_UPDATE_HANDLER_FACTORY_CLASS}), which the agent sets so that our
      * node-local keyspace is registered before commit-log replay. Not a FastCCS setting.

@@ -41,6 +41,9 @@ public record FastCcsSettings(
         DataStorageSpec.IntBytesBound maxValueSize,
         DataStorageSpec.IntBytesBound maxFrameSize,
         String keyspace,
+        int replicationFactor,
+        int raftPort,
+        String raftDirectory,
         Map<FastCcsProperty, String> given) {
 
     /** Every default. */
@@ -99,6 +102,9 @@ public record FastCcsSettings(
                 p.bytes(FastCcsProperty.MAX_VALUE_SIZE),
                 p.bytes(FastCcsProperty.MAX_FRAME_SIZE),
                 p.text(FastCcsProperty.KEYSPACE),
+                p.integer(FastCcsProperty.REPLICATION_FACTOR, 1, 7),
+                p.integer(FastCcsProperty.RAFT_PORT, 1, 65535),
+                given.get(FastCcsProperty.RAFT_DIRECTORY),
                 Map.copyOf(given));
     }
 

@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Hosts one FastCCS {@link Partition} on a node: one protocol thread runs every handler and the periodic tick;
@@ -56,6 +57,8 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     private final PeerSink peers;
     private volatile Runnable stopServing = () -> { };
     private ScheduledFuture<?> ticker;
+    /** Replicated partitions: confirms this member still leads before a reply leaves; null at replication factor 1. */
+    private final LeaseConfirmations lease;
 
     /**
      * @param peers       sends to other partitions (the peer links)
@@ -63,6 +66,16 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
      *                    round-two expiry compares times a partition gave out before a restart
      */
     public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, PeerSink peers, LongSupplier clockMicros) {
+        this(settings, ring, store, peers, clockMicros, null);
+    }
+
+    /**
+     * @param leaseCheck replicated partitions: completes if this member leads its group with a valid lease when
+     *                   called (a read barrier), fails otherwise; every client reply waits for one started after it
+     *                   was made, so a deposed leader that has not noticed yet never answers (null: no group)
+     */
+    public FastCcsNode(NodeSettings settings, RingView ring, DurablePartitionStore store, PeerSink peers, LongSupplier clockMicros,
+                       Supplier<CompletableFuture<Void>> leaseCheck) {
         this.peers = peers;
         this.settings = settings;
         this.ring = ring;
@@ -75,6 +88,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         });
         protocolThread.setRemoveOnCancelPolicy(true);
         this.store.rejoinOn(this::run);
+        this.lease = leaseCheck == null ? null : new LeaseConfirmations(leaseCheck, this::run);
     }
 
     /** What to do when the node must stop answering (a store write failed): close the port. */
@@ -159,7 +173,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {
         try {
-            ClientReply outgoing = response -> outbox.send(() -> reply.reply(response));
+            ClientReply outgoing = response -> outbox.sendReply(() -> reply.reply(response));
             if (arrival != null) partition.onFirstRoundRead(outgoing, (FirstRoundRead) request, arrival);
             else partition.onClientRequest(outgoing, request);
         } catch (RuntimeException e) {
@@ -186,6 +200,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
                 if (failed) return;
                 try {
                     work.run();
+                    store.endOfStep();
                 } catch (RuntimeException e) {
                     internalErrors.incrementAndGet();
                     logger.error("FastCCS partition {}: unexpected failure", ring.self(), e);
@@ -224,6 +239,18 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     private final class Outbox {
         private final ArrayDeque<Object> queue = new ArrayDeque<>();
 
+        /** A client reply: with a group, it also waits until this member is confirmed leader after it was made. */
+        void sendReply(Runnable transmit) {
+            if (lease != null) {
+                send(null);
+                CompletableFuture<Void> confirmed = lease.afterNow();
+                queue.add(confirmed);
+                confirmed.whenComplete((v, e) -> run(this::drain));
+            }
+            send(transmit);
+        }
+
+        /** {@code transmit} null: only takes note of the writes made so far. */
         void send(Runnable transmit) {
             if (store.takeDirty()) {
                 CompletableFuture<Void> durable = store.whenDurable();
@@ -232,6 +259,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
                     durable.whenComplete((v, e) -> run(this::drain));
                 }
             }
+            if (transmit == null) return;
             if (queue.isEmpty()) transmit.run();
             else queue.add(transmit);
         }
@@ -271,6 +299,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         }
 
         @Override public CompletableFuture<Void> whenDurable() { return store.whenDurable(); }
+        @Override public void endOfStep() { store.endOfStep(); }
         @Override public void close() { store.close(); }
         @Override public void savePrepared(TxnRecord record) { dirty = true; store.savePrepared(record); }
         @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) { dirty = true; store.saveOutcome(txnId, sequence, outcome, commitClock); }

@@ -5,6 +5,7 @@ import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.replication.ReplicatedLog;
 import org.apache.cassandra.config.Config;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.cql3.QueryProcessor;
@@ -15,6 +16,8 @@ import org.apache.cassandra.db.Keyspace;
 import org.apache.cassandra.db.Mutation;
 import org.apache.cassandra.db.ReadExecutionController;
 import org.apache.cassandra.db.SinglePartitionReadCommand;
+import org.apache.cassandra.db.marshal.ByteBufferAccessor;
+import org.apache.cassandra.db.marshal.CompositeType;
 import org.apache.cassandra.db.marshal.Int32Type;
 import org.apache.cassandra.db.partitions.PartitionUpdate;
 import org.apache.cassandra.db.rows.Cell;
@@ -153,6 +156,11 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     private final int self;
     private final int partitionCount;
+    /** Replicated partitions: the group's log, through which every write goes; null at replication factor 1. */
+    private final ReplicatedLog log;
+    /** Writes of the current protocol step, appended to the log as one entry (replicated only; protocol thread). */
+    private List<Mutation> batch = new ArrayList<>();
+    private List<PendingWrites.Write> batchWrites = new ArrayList<>();
     private final Keyspace versionsKeyspace;
     private final ColumnFamilyStore versionsTable;
     private final ColumnFamilyStore transactionsTable;
@@ -189,12 +197,15 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private final AtomicLong versionsWritten = new AtomicLong();
     private final AtomicLong versionsRemoved = new AtomicLong();
 
-    private CassandraPartitionStore(Settings settings) {
+    private CassandraPartitionStore(Settings settings, ReplicatedLog log, long lastTimestamp) {
         this.self = settings.self();
         this.partitionCount = settings.partitionCount();
-        this.versionsKeyspace = Keyspace.open(StorageSchema.KEYSPACE);
-        this.versionsTable = versionsKeyspace.getColumnFamilyStore(StorageSchema.VERSIONS);
+        this.log = log;
+        this.lastTimestamp = lastTimestamp;
         Keyspace local = Keyspace.open(StorageSchema.LOCAL_KEYSPACE);
+        this.versionsKeyspace = log == null ? Keyspace.open(StorageSchema.KEYSPACE) : local;
+        this.versionsTable = log == null ? versionsKeyspace.getColumnFamilyStore(StorageSchema.VERSIONS)
+                : local.getColumnFamilyStore(StorageSchema.REPLICA_VERSIONS);
         this.transactionsTable = local.getColumnFamilyStore(StorageSchema.TRANSACTIONS);
         this.decisionsTable = local.getColumnFamilyStore(StorageSchema.DECISIONS);
         this.snapshotsTable = local.getColumnFamilyStore(StorageSchema.SNAPSHOTS);
@@ -232,9 +243,28 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         if (sync != Config.CommitLogSync.batch && sync != Config.CommitLogSync.group)
             logger.warn("commitlog_sync is {}: an applied write is not yet on disk, so a crash can lose what FastCCS "
                     + "acknowledged; use batch or group", sync);
-        CassandraPartitionStore store = new CassandraPartitionStore(settings);
+        CassandraPartitionStore store = new CassandraPartitionStore(settings, null, 0);
         logger.info("Opened FastCCS store of partition {} (of {}), cache {} keys, {} writer threads",
                 settings.self(), settings.partitionCount(), settings.cacheCapacity(), settings.writerThreads());
+        return store;
+    }
+
+    /**
+     * Opens the store of replica group {@code settings.self()} at its leader: every write goes into the group's log
+     * (the writes of one protocol step as one entry, see {@link #endOfStep}) and reaches the local tables of every
+     * member through {@link GroupApplier}, only once committed; {@link #whenDurable()} completes once the group has
+     * committed and this member applied everything written so far. Reads see the leader's own writes at once.
+     *
+     * @param appliedTimestamp the largest write timestamp the group's log has applied here: this leader's
+     *                         timestamps follow it, so they keep increasing in log order across leaders whatever
+     *                         their clocks say
+     */
+    public static CassandraPartitionStore openReplicated(Settings settings, ReplicatedLog log, long appliedTimestamp) {
+        if (!Keyspace.isInitialized()) throw new IllegalStateException("the Cassandra node is not started");
+        LocalKeyspace.ensureRegistered();
+        CassandraPartitionStore store = new CassandraPartitionStore(settings, log, appliedTimestamp);
+        logger.info("Opened FastCCS store of replica group {} (of {}) at its leader, cache {} keys",
+                settings.self(), settings.partitionCount(), settings.cacheCapacity());
         return store;
     }
 
@@ -276,8 +306,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             Loading inFlight = loading.get(key);
             if (inFlight != null) inFlight.changes.add(new VersionChange.Put(version));
         }
-        PartitionUpdate.SimpleBuilder update = PartitionUpdate.simpleBuilder(versionsTable.metadata(), keyBuffer(key))
-                .timestamp(nextTimestamp());
+        PartitionUpdate.SimpleBuilder update = versionsUpdate(key);
         update.row(version.sequence())
                 .add(CLOCK, ByteBuffer.wrap(encodeClock(version.commitClock())))
                 .add(VALUE, ByteBuffer.wrap(version.value()));
@@ -297,8 +326,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         List<Version> kept = new VersionChange.RemoveOlderThan(newestKept).applyTo(current);
         if (kept.size() == current.size()) return;
         cachePut(key, kept);
-        PartitionUpdate.SimpleBuilder update = PartitionUpdate.simpleBuilder(versionsTable.metadata(), keyBuffer(key))
-                .timestamp(nextTimestamp());
+        PartitionUpdate.SimpleBuilder update = versionsUpdate(key);
         if (kept.isEmpty()) {
             update.delete();
         } else {
@@ -516,7 +544,29 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     @Override
     public CompletableFuture<Void> whenDurable() {
+        appendBatch();
         return pending.whenApplied();
+    }
+
+    @Override
+    public void endOfStep() {
+        appendBatch();
+    }
+
+    /** Replicated: puts the writes made since the last call into the group's log as one entry. */
+    private void appendBatch() {
+        if (log == null || batch.isEmpty()) return;
+        byte[] entry = MutationBatch.encode(batch);
+        List<PendingWrites.Write> writes = batchWrites;
+        batch = new ArrayList<>();
+        batchWrites = new ArrayList<>();
+        log.append(entry).whenComplete((index, error) -> {
+            if (error != null && writeFailure == null) {
+                writeFailure = error;
+                logger.info("FastCCS group {}: an entry did not commit here ({}); this member stops leading it", self, error.toString());
+            }
+            for (PendingWrites.Write w : writes) pending.completed(w, error);
+        });
     }
 
     /** Stops accepting writes and waits (up to a minute) for the pending ones to be applied. */
@@ -526,6 +576,10 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         closed = true;
         writers.shutdown();
         loaders.shutdown();
+        if (log != null) { // nothing to wait for: what is not committed is the next leader's business
+            logger.info("Closed FastCCS store of replica group {} ({} writes uncommitted)", self, pending.unappliedCount());
+            return;
+        }
         try {
             if (!writers.awaitTermination(1, TimeUnit.MINUTES))
                 logger.warn("FastCCS store {}: {} writes still pending after a minute; closing anyway", self, pending.unappliedCount());
@@ -554,7 +608,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     /** Rows of {@code fastccs.versions} stored for {@code key}, applied writes only. */
     public long countVersionRows(Key key) {
         long[] rows = new long[1];
-        readPartition(versionsTable, versionsTable.decorateKey(keyBuffer(key)), row -> rows[0]++);
+        readPartition(versionsTable, versionsKey(key), row -> rows[0]++);
         return rows[0];
     }
 
@@ -565,6 +619,11 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         Throwable failure = writeFailure;
         if (failure != null) throw new IllegalStateException("FastCCS store " + self + " lost a write and cannot promise durability", failure);
         PendingWrites.Write write = pending.issue(key, change);
+        if (log != null) {
+            batch.add(mutation);
+            batchWrites.add(write);
+            return;
+        }
         try {
             writers.execute(() -> apply(mutation, write));
         } catch (RejectedExecutionException e) {
@@ -600,7 +659,11 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         }
     }
 
-    /** Strictly increasing microsecond timestamps, close to the wall clock (other writers never touch our rows). */
+    /**
+     * Strictly increasing microsecond timestamps, close to the wall clock (other writers never touch our rows). A
+     * replicated store starts above every timestamp its group applied, so a new leader with a slower clock still
+     * writes after its predecessor.
+     */
     private long nextTimestamp() {
         long now = FBUtilities.timestampMicros();
         lastTimestamp = Math.max(now, lastTimestamp + 1);
@@ -621,10 +684,23 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     private void requireOwned(Key key) {
+        if (log != null) return; // a group's versions are in the local keyspace, keyed by group
         var token = versionsTable.metadata().partitioner.getToken(keyBuffer(key));
         if (versionsKeyspace.getReplicationStrategy().getNaturalReplicasForToken(token).selfIfPresent() == null)
             throw new IllegalArgumentException("key " + key + " (token " + token + ") is not owned by this node: stored here it "
                     + "would be invisible to coordinated reads and removed by nodetool cleanup");
+    }
+
+    private PartitionUpdate.SimpleBuilder versionsUpdate(Key key) {
+        PartitionUpdate.SimpleBuilder update = log == null
+                ? PartitionUpdate.simpleBuilder(versionsTable.metadata(), keyBuffer(key))
+                : PartitionUpdate.simpleBuilder(versionsTable.metadata(), self, keyBuffer(key));
+        return update.timestamp(nextTimestamp());
+    }
+
+    private DecoratedKey versionsKey(Key key) {
+        if (log == null) return versionsTable.decorateKey(keyBuffer(key));
+        return versionsTable.decorateKey(CompositeType.build(ByteBufferAccessor.instance, Int32Type.instance.decompose(self), keyBuffer(key)));
     }
 
     private PartitionUpdate.SimpleBuilder localUpdate(ColumnFamilyStore table) {
@@ -640,7 +716,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         List<Version> out = new ArrayList<>();
         ColumnMetadata clockColumn = column(versionsTable, CLOCK);
         ColumnMetadata valueColumn = column(versionsTable, VALUE);
-        readPartition(versionsTable, versionsTable.decorateKey(keyBuffer(key)), row -> {
+        readPartition(versionsTable, versionsKey(key), row -> {
             long sequence = ByteBufferUtil.toLong(row.clustering().bufferAt(0));
             ByteBuffer clock = cellValue(row, clockColumn);
             ByteBuffer value = cellValue(row, valueColumn);

@@ -22,6 +22,13 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
      */
     CompletableFuture<Void> whenDurable();
 
+    /**
+     * The host's protocol step (one handler or tick) ended. A replicated store puts the step's writes into its
+     * group's log as one entry here, unless a message already asked for them ({@link #whenDurable()}).
+     */
+    default void endOfStep() {
+    }
+
     /** Where {@link #load}ed versions rejoin the caller: the host's protocol thread. Called once, before any load. */
     default void rejoinOn(Executor protocolThread) {
     }

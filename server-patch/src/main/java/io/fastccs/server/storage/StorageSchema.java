@@ -29,9 +29,13 @@ import java.util.concurrent.TimeUnit;
  *   decisions    (partition int, txn_client bigint, txn_sequence bigint, outcome tinyint, commit_clock blob,
  *                 participants blob, decided_at bigint, PRIMARY KEY (partition, txn_client, txn_sequence))
  *   snapshots    (partition int PRIMARY KEY, clock blob)
+ *   replica_versions (partition int, key blob, sequence bigint, clock blob, value blob,
+ *                 PRIMARY KEY ((partition, key), sequence))   -- replicated partitions only
  * </pre>
- * {@code partition} is the FastCCS partition index of the node that wrote the row. Blob encodings are in
- * {@link RecordCodec}.
+ * {@code partition} is the FastCCS partition index of the node that wrote the row; with replicated partitions, the
+ * replica group whose log's applier wrote it (a node holds the rows of every group it is a member of, and the
+ * versions live in {@code replica_versions} so that Cassandra never replicates, repairs or cleans them up). Blob
+ * encodings are in {@link RecordCodec}.
  */
 public final class StorageSchema {
     private static final Logger logger = LoggerFactory.getLogger(StorageSchema.class);
@@ -43,11 +47,13 @@ public final class StorageSchema {
     public static final String TRANSACTIONS = "transactions";
     public static final String DECISIONS = "decisions";
     public static final String SNAPSHOTS = "snapshots";
+    public static final String REPLICA_VERSIONS = "replica_versions";
 
     static final TableId VERSIONS_ID = TableId.fromUUID(UUID.fromString("c903aafe-247e-4dc0-a433-7b4255174cb8"));
     static final TableId TRANSACTIONS_ID = TableId.fromUUID(UUID.fromString("418750b1-e4a4-4811-a38d-fda532f44d66"));
     static final TableId DECISIONS_ID = TableId.fromUUID(UUID.fromString("11e478f6-7117-4ecb-9204-3fe0792a5fc4"));
     static final TableId SNAPSHOTS_ID = TableId.fromUUID(UUID.fromString("258f72f1-21b7-45eb-85f9-a2d67c4105a1"));
+    static final TableId REPLICA_VERSIONS_ID = TableId.fromUUID(UUID.fromString("6b1f0c52-8d0e-4a57-9f43-2c1d5e7a9b30"));
 
     /**
      * The write timestamp of the replicated schema (2026-01-01T00:00:00Z plus one microsecond), the same on every
@@ -80,7 +86,12 @@ public final class StorageSchema {
         TableMetadata snapshots = parse(LOCAL_KEYSPACE, SNAPSHOTS, SNAPSHOTS_ID,
                 "FastCCS saved snapshot clock",
                 "CREATE TABLE %s (partition int PRIMARY KEY, clock blob)");
-        return KeyspaceMetadata.create(LOCAL_KEYSPACE, KeyspaceParams.local(), Tables.of(transactions, decisions, snapshots));
+        TableMetadata replicaVersions = parse(LOCAL_KEYSPACE, REPLICA_VERSIONS, REPLICA_VERSIONS_ID,
+                "FastCCS committed versions of the replica groups this node is a member of, written by their logs' appliers",
+                "CREATE TABLE %s (partition int, key blob, sequence bigint, clock blob, value blob, "
+                        + "PRIMARY KEY ((partition, key), sequence))");
+        return KeyspaceMetadata.create(LOCAL_KEYSPACE, KeyspaceParams.local(),
+                Tables.of(transactions, decisions, snapshots, replicaVersions));
     }
 
     /**

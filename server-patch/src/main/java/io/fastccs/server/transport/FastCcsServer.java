@@ -12,6 +12,7 @@ import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.wire.MalformedFrameException;
 import io.fastccs.server.node.InboundHandler;
+import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.RingView;
 import io.netty.bootstrap.ServerBootstrap;
@@ -65,8 +66,7 @@ public final class FastCcsServer implements AutoCloseable {
     };
 
     private final NodeSettings settings;
-    private final RingView ring;
-    private final InboundHandler node;
+    private final PartitionRouter router;
     private final EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("fastccs-accept", true));
     private final EventLoopGroup workers = new NioEventLoopGroup(2, new DefaultThreadFactory("fastccs-io", true));
     private final AtomicLong connections = new AtomicLong();
@@ -83,9 +83,13 @@ public final class FastCcsServer implements AutoCloseable {
     }
 
     public FastCcsServer(NodeSettings settings, RingView ring, InboundHandler node, TransportSecurity security) {
+        this(settings, PartitionRouter.single(ring, node), security);
+    }
+
+    /** A port for the partitions {@code router} says this node serves (replicated partitions: the groups it leads). */
+    public FastCcsServer(NodeSettings settings, PartitionRouter router, TransportSecurity security) {
         this.settings = settings;
-        this.ring = ring;
-        this.node = node;
+        this.router = router;
         this.security = security;
         this.authThreads = new ThreadPoolExecutor(AUTH_THREADS, AUTH_THREADS, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(AUTH_QUEUE), new DefaultThreadFactory("fastccs-auth", true));
@@ -189,6 +193,10 @@ public final class FastCcsServer implements AutoCloseable {
         private static final int UNIDENTIFIED = -2, CLIENT = -1, AUTHENTICATING = -3, REFUSED = -4, UNIDENTIFIED_PEER = -5;
         private static final int MAX_HELD_WHILE_AUTHENTICATING = 1024;
         private int identity = UNIDENTIFIED;
+        /** The partition this connection is for, and the host that served it when the connection was accepted. */
+        private int target = -1;
+        private boolean explicitTarget;
+        private InboundHandler node;
         private int malformed;
         /** Set by {@link TlsDetector}, or NONE when the port has no TLS. */
         private Tls tls = Tls.NONE;
@@ -217,15 +225,31 @@ public final class FastCcsServer implements AutoCloseable {
             Message m = (Message) msg;
             if (identity == UNIDENTIFIED) {
                 handshake(ctx, m);
-            } else if (identity == CLIENT) {
+                return;
+            }
+            if (m instanceof RingRequest r) {
+                ctx.writeAndFlush(router.ring(r.requestId()));
+                return;
+            }
+            if (node == null || router.serving(target) != node) { // this node does not lead the group (any more)
+                notLeader(ctx, requestIdOf(m));
+                return;
+            }
+            if (identity == CLIENT) {
                 if (m instanceof ClientRequest r) authorize(ctx, r);
-                else if (m instanceof RingRequest r) ctx.writeAndFlush(node.ring(r.requestId()));
                 else refuse(ctx, m, "a client may not send " + m.getClass().getSimpleName());
             } else {
                 if (m instanceof PeerMessage p) node.onPeerMessage(identity, p);
-                else if (m instanceof RingRequest r) ctx.writeAndFlush(node.ring(r.requestId()));
                 else refuse(ctx, m, "a peer may not send " + m.getClass().getSimpleName());
             }
+        }
+
+        /** Nothing was done: the client asks the ring for the leader and goes there. */
+        private void notLeader(ChannelHandlerContext ctx, long requestId) {
+            held.clear();
+            identity = REFUSED;
+            ctx.writeAndFlush(new ErrorReply(requestId, ErrorCode.NOT_LEADER, "this node does not lead partition " + target
+                    + " (any more); ask the ring for its leader", router.leaderHint(target))).addListener(ChannelFutureListener.CLOSE);
         }
 
         private void handshake(ChannelHandlerContext ctx, Message m) {
@@ -240,10 +264,18 @@ public final class FastCcsServer implements AutoCloseable {
                 return;
             }
             InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
+            explicitTarget = hello.target() >= 0;
+            target = explicitTarget ? hello.target() : router.ownPartition();
+            if (target >= router.partitions()) {
+                ctx.writeAndFlush(ErrorReply.of(0, ErrorCode.INVALID_REQUEST, "no partition " + target + " in a ring of "
+                        + router.partitions())).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            node = router.serving(target);
             if (hello.fromPeer()) {
                 identity = UNIDENTIFIED_PEER;
-                if (hello.partition() >= ring.partitions() || hello.partition() == ring.self()
-                        || !ring.mayActAs(remote.getAddress(), hello.partition())) {
+                if (hello.partition() >= router.partitions() || hello.partition() == target
+                        || !router.mayActAs(remote.getAddress(), hello.partition())) {
                     unauthorized(ctx, "not a ring member: " + remote.getAddress() + " may not act as partition "
                             + hello.partition());
                     return;
@@ -252,8 +284,12 @@ public final class FastCcsServer implements AutoCloseable {
                     unauthorized(ctx, "internode encryption is on: a peer must connect with TLS and its node certificate");
                     return;
                 }
+                if (node == null) {
+                    notLeader(ctx, 0);
+                    return;
+                }
                 identity = hello.partition();
-                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, ring.self(), ring.partitions()));
+                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions()));
                 return;
             }
             if (security.clientTls() == TransportSecurity.TlsPolicy.ENCRYPTED && tls != Tls.CLIENT) {
@@ -279,8 +315,19 @@ public final class FastCcsServer implements AutoCloseable {
 
         private void acceptClient(ChannelHandlerContext ctx, TransportSecurity.Principal p) {
             principal = p;
+            if (node == null && explicitTarget) {
+                notLeader(ctx, 0);
+                return;
+            }
+            if (node == null) {
+                // A ring request needs no partition: a client may learn the ring from any node (a contact point).
+                identity = CLIENT;
+                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, router.ownPartition(), router.partitions()));
+                while (!held.isEmpty() && ctx.channel().isActive()) channelRead0(ctx, held.poll());
+                return;
+            }
             identity = CLIENT;
-            ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, ring.self(), ring.partitions()));
+            ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions()));
             while (!held.isEmpty() && ctx.channel().isActive()) channelRead0(ctx, held.poll());
         }
 

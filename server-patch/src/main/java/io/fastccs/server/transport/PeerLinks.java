@@ -83,7 +83,10 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
                                 // Peers answer on their own links; here only the HelloReply or an error arrives.
-                                if (!(msg instanceof io.fastccs.protocol.messages.HelloReply))
+                                if (msg instanceof io.fastccs.protocol.messages.ErrorReply e
+                                        && e.code() == io.fastccs.protocol.messages.ErrorCode.NOT_LEADER)
+                                    logger.debug("FastCCS: peer {} no longer leads that partition", ctx.channel().remoteAddress());
+                                else if (!(msg instanceof io.fastccs.protocol.messages.HelloReply))
                                     logger.warn("FastCCS: peer {} answered {}", ctx.channel().remoteAddress(), msg);
                             }
 
@@ -167,7 +170,7 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
                 channel.close();
                 return;
             }
-            channel.write(Hello.peer(ring.self()), channel.voidPromise());
+            channel.write(Hello.peer(ring.self()).to(partition), channel.voidPromise());
             while (!queue.isEmpty()) channel.write(queue.poll(), channel.voidPromise());
             channel.flush();
             channel.closeFuture().addListener(c -> logger.debug("FastCCS: link to partition {} closed", partition));

@@ -1,0 +1,305 @@
+package io.fastccs.server.groups;
+
+import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.replication.GroupMember;
+import io.fastccs.replication.GroupSpec;
+import io.fastccs.replication.ReplicaApplier;
+import io.fastccs.replication.ReplicaServer;
+import io.fastccs.replication.ReplicaSettings;
+import io.fastccs.replication.ReplicatedLog;
+import io.fastccs.server.node.FastCcsNode;
+import io.fastccs.server.node.InboundHandler;
+import io.fastccs.server.node.NodeSettings;
+import io.fastccs.server.node.PartitionRouter;
+import io.fastccs.server.node.RingView;
+import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.server.storage.GroupApplier;
+import io.fastccs.server.transport.FastCcsServer;
+import io.fastccs.server.transport.PeerLinks;
+import io.fastccs.server.transport.TransportSecurity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
+
+/**
+ * Replicated partitions on one node (thesis section 3.8; docs/design.md, "Replicated partitions"): the node is a
+ * member of the replica groups of its own token range and of the ranges before it, runs their logs through one
+ * {@link ReplicaServer}, applies every committed entry to its local tables ({@link GroupApplier}), and hosts the
+ * FastCCS {@code Partition} of each group it leads, with the partition's crash recovery run on what the log made
+ * durable. The FastCCS port routes each connection to the group it names ({@link PartitionRouter}); a group this node
+ * does not lead answers NOT_LEADER.
+ *
+ * <p>Leadership changes are acted on by one control thread: a member that becomes leader starts the group's host once
+ * an empty entry of its term has been applied (so everything before it is in the tables); a member that steps down,
+ * or whose host lost an append, stops the host at once, and starts it again if it still leads.
+ */
+public final class PartitionGroups implements PartitionRouter, GroupApplier.Leadership, AutoCloseable {
+    private static final Logger logger = LoggerFactory.getLogger(PartitionGroups.class);
+    private static final long RECONCILE_MILLIS = 500;
+
+    /** Opens group {@code group}'s store at its leader, writing through {@code log}. */
+    public interface Stores {
+        DurablePartitionStore open(int group, ReplicatedLog log, long appliedTimestamp);
+    }
+
+    /** How this node takes part: its rank in the ring, the ids and consensus addresses of every node. */
+    public record Membership(RingView nodes, GroupLayout layout, List<String> nodeIds, List<String> raftHosts, int raftPort) {
+        int self() {
+            return nodes.self();
+        }
+
+        GroupSpec group(int partition) {
+            List<GroupMember> members = new java.util.ArrayList<>();
+            for (int node : layout.members(partition)) {
+                int priority = node == partition ? 2 : 1; // the range's own node is the preferred leader
+                members.add(new GroupMember(nodeIds.get(node), raftHosts.get(node), raftPort, priority));
+            }
+            return new GroupSpec(partition, members);
+        }
+    }
+
+    /** One group this node leads and serves. */
+    private record Host(long term, FastCcsNode node, PeerLinks peers) {
+    }
+
+    private final NodeSettings settings;
+    private final Membership membership;
+    private final Stores stores;
+    private final LongSupplier clockMicros;
+    private final TransportSecurity security;
+    private final Map<Integer, GroupApplier> appliers = new LinkedHashMap<>();
+    private final AtomicReferenceArray<Host> hosts;
+    /** Hosts whose store lost an append: stopped and started again by the control thread. */
+    private final AtomicReferenceArray<Boolean> failed;
+    private final ScheduledExecutorService control = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fastccs-groups");
+        t.setDaemon(true);
+        return t;
+    });
+    private ReplicaServer replicas;
+    private FastCcsServer server;
+    private volatile boolean closed;
+
+    private PartitionGroups(NodeSettings settings, Membership membership, Stores stores, LongSupplier clockMicros,
+                            TransportSecurity security) {
+        this.settings = settings;
+        this.membership = membership;
+        this.stores = stores;
+        this.clockMicros = clockMicros;
+        this.security = security;
+        this.hosts = new AtomicReferenceArray<>(membership.nodes().partitions());
+        this.failed = new AtomicReferenceArray<>(membership.nodes().partitions());
+    }
+
+    /**
+     * Joins this node's groups (resuming them from {@code storageDir}), opens the FastCCS port, and from then on serves
+     * every group it leads.
+     */
+    public static PartitionGroups start(NodeSettings settings, Membership membership, Path storageDir, ReplicaSettings replicaSettings,
+                                        Stores stores, LongSupplier clockMicros, TransportSecurity security) throws IOException, InterruptedException {
+        PartitionGroups groups = new PartitionGroups(settings, membership, stores, clockMicros, security);
+        String selfId = membership.nodeIds().get(membership.self());
+        Map<GroupSpec, ReplicaApplier> joined = new LinkedHashMap<>();
+        for (int partition : membership.layout().groupsOf(membership.self())) {
+            GroupApplier applier = new GroupApplier(partition, selfId, groups);
+            groups.appliers.put(partition, applier);
+            joined.put(membership.group(partition), applier);
+        }
+        GroupMember self = new GroupMember(selfId, membership.raftHosts().get(membership.self()), membership.raftPort(), 0);
+        groups.replicas = ReplicaServer.start(self, storageDir, replicaSettings, joined);
+        groups.server = new FastCcsServer(settings, groups, security);
+        try {
+            groups.server.start();
+        } catch (InterruptedException | RuntimeException e) {
+            groups.close();
+            throw e;
+        }
+        groups.control.scheduleWithFixedDelay(groups::reconcileAll, RECONCILE_MILLIS, RECONCILE_MILLIS, TimeUnit.MILLISECONDS);
+        logger.info("FastCCS node {} is a member of groups {} (replication factor {})", membership.self(),
+                groups.appliers.keySet(), membership.layout().replicationFactor());
+        return groups;
+    }
+
+    // ------------------------------------------------------------------------------------------------ leadership
+
+    @Override
+    public void onLeaderReady(int group, long term) {
+        submit(() -> reconcile(group));
+    }
+
+    @Override
+    public void onSteppedDown(int group, long term) {
+        Host h = hosts.getAndSet(group, null); // stop routing to it at once; close it off this (apply) thread
+        if (h != null) submit(() -> stop(group, h, "stepped down in term " + term));
+    }
+
+    private void submit(Runnable work) {
+        if (closed) return;
+        try {
+            control.execute(work);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    private void reconcileAll() {
+        for (int group : appliers.keySet()) {
+            try {
+                reconcile(group);
+            } catch (RuntimeException e) {
+                logger.warn("FastCCS group {}: could not reconcile its host", group, e);
+            }
+        }
+    }
+
+    /** Control thread: makes "a host runs here" match "this member leads, and its host has not failed". */
+    private void reconcile(int group) {
+        if (closed) return;
+        ReplicatedLog log = replicas.log(group);
+        boolean leads = log.isLeaderReady();
+        Host h = hosts.get(group);
+        if (h != null && (!leads || h.term() != log.term() || Boolean.TRUE.equals(failed.get(group)))) {
+            hosts.compareAndSet(group, h, null);
+            stop(group, h, !leads ? "no longer leads" : h.term() != log.term() ? "term changed" : "an append failed");
+            h = null;
+        }
+        if (leads && h == null) startHost(group, log);
+    }
+
+    private void startHost(int group, ReplicatedLog log) {
+        long term = log.term();
+        try {
+            // Everything appended before (by an earlier host in this term too) is applied once this entry is.
+            log.append(new byte[0]).get(settingsTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            logger.info("FastCCS group {}: not starting its host in term {}: {}", group, term, e.toString());
+            return;
+        }
+        if (log.term() != term || !log.isLeaderReady()) return;
+        failed.set(group, false);
+        DurablePartitionStore store = stores.open(group, log, appliers.get(group).appliedTimestamp());
+        GroupRing ring = new GroupRing(membership.nodes(), membership.layout(), group, this::leaderOf);
+        PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security);
+        FastCcsNode node = new FastCcsNode(settings, ring, store, peers, clockMicros, log::readBarrier);
+        node.onStopServing(() -> {
+            failed.set(group, true);
+            submit(() -> reconcile(group));
+        });
+        try {
+            node.recover();
+        } catch (InterruptedException | RuntimeException e) {
+            logger.warn("FastCCS group {}: recovery failed in term {}", group, term, e);
+            peers.close();
+            node.close();
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            return;
+        }
+        node.startTicking();
+        hosts.set(group, new Host(term, node, peers));
+        logger.info("FastCCS group {}: serving as leader in term {}", group, term);
+    }
+
+    private long settingsTimeoutMillis() {
+        return 10_000;
+    }
+
+    private void stop(int group, Host h, String why) {
+        logger.info("FastCCS group {}: stopping its host ({})", group, why);
+        h.peers().close();
+        h.node().close();
+    }
+
+    /** The node (by token rank) leading {@code partition}'s group as far as this node knows; its preferred node if unknown. */
+    int leaderOf(int partition) {
+        if (hosts.get(partition) != null) return membership.self();
+        GroupApplier mine = appliers.get(partition);
+        if (mine != null) {
+            Optional<String> leader = replicas.log(partition).leaderId();
+            if (leader.isPresent()) {
+                int node = membership.nodeIds().indexOf(leader.get());
+                if (node >= 0) return node;
+            }
+        }
+        return partition;
+    }
+
+    // ---------------------------------------------------------------------------------------------- the port's router
+
+    @Override
+    public InboundHandler serving(int partition) {
+        if (partition < 0 || partition >= hosts.length()) return null;
+        Host h = hosts.get(partition);
+        return h == null ? null : h.node();
+    }
+
+    @Override
+    public int ownPartition() {
+        return membership.self();
+    }
+
+    @Override
+    public int partitions() {
+        return membership.nodes().partitions();
+    }
+
+    @Override
+    public boolean mayActAs(InetAddress address, int partition) {
+        return new GroupRing(membership.nodes(), membership.layout(), membership.self(), this::leaderOf).mayActAs(address, partition);
+    }
+
+    @Override
+    public RingReply ring(long requestId) {
+        return new RingReply(requestId, new GroupRing(membership.nodes(), membership.layout(), membership.self(), this::leaderOf).members());
+    }
+
+    @Override
+    public int leaderHint(int partition) {
+        int node = leaderOf(partition);
+        return node == membership.self() && hosts.get(partition) == null ? -1 : node;
+    }
+
+    // ------------------------------------------------------------------------------------------------- monitoring
+
+    /** The host of a group this node leads now, or null. */
+    public FastCcsNode host(int group) {
+        Host h = group < 0 || group >= hosts.length() ? null : hosts.get(group);
+        return h == null ? null : h.node();
+    }
+
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    public Membership membership() {
+        return membership;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        control.shutdownNow();
+        if (server != null) server.close();
+        for (int g = 0; g < hosts.length(); g++) {
+            Host h = hosts.getAndSet(g, null);
+            if (h != null) stop(g, h, "node stopping");
+        }
+        try {
+            if (replicas != null) replicas.close();
+        } catch (IOException e) {
+            logger.warn("FastCCS: closing the consensus server failed", e);
+        }
+    }
+}

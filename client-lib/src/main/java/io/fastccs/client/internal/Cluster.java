@@ -184,9 +184,9 @@ final class Cluster {
     }
 
     /**
-     * Sends a request frame to {@code partition}'s node. The future fails at once with {@link NotSentException} (a
-     * {@link PartitionUnavailableException}) if there is no connection, later with the latter if the connection breaks, or
-     * with {@link RequestTimedOutException} after the request timeout.
+     * Sends a request frame to {@code partition}'s node. The future fails at once with {@link NotSentException} if
+     * there is no open connection (nothing left the client), later with {@link PartitionUnavailableException} if the
+     * connection breaks, or with {@link RequestTimedOutException} after the request timeout.
      */
     CompletableFuture<Message> send(int partition, long requestId, byte[] frame) {
         return send(partition, requestId, frame, requestTimeoutNanos);
@@ -206,7 +206,6 @@ final class Cluster {
         });
         return reply;
     }
-
 
     /** Stops waiting for a request's reply, so the connection forgets it. */
     void cancel(int partition, long requestId) {

@@ -105,8 +105,9 @@ final class RetryingSender {
      * fails with {@link PartitionUnavailableException} naming one that has none at {@code deadlineNanos}.
      */
     CompletableFuture<Void> awaitConnected(Collection<Integer> partitions, long deadlineNanos) {
-        return withRetries(connected(partitions), deadlineNanos,
-                (v, failure) -> failure != null && Failures.unwrap(failure) instanceof PartitionUnavailableException, timeLeft -> connected(partitions));
+        BiPredicate<Void, Throwable> unconnected =
+                (v, failure) -> failure != null && Failures.unwrap(failure) instanceof PartitionUnavailableException;
+        return withRetries(connected(partitions), deadlineNanos, unconnected, timeLeft -> connected(partitions));
     }
 
     private CompletableFuture<Void> connected(Collection<Integer> partitions) {

@@ -32,6 +32,13 @@ public interface ClientMetrics {
     /** Times the client asked a node for the ring after the first. */
     long ringRefreshes();
 
+    /**
+     * Requests sent again because their partition could not take them (no connection, connection lost, a
+     * replicated partition's failover, overload), and checks repeated while a write waited for its participants'
+     * connections.
+     */
+    long retries();
+
     /** Partitions the client currently has an open connection to. */
     int connectedPartitions();
 }

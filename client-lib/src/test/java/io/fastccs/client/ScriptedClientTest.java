@@ -395,7 +395,7 @@ class ScriptedClientTest {
     }
 
     @Test
-    void downPartitionFailsFastAndTheClientReconnectsByItself() throws Exception {
+    void downPartitionFailsOnceTheTimeoutPassesAndTheClientReconnectsByItself() throws Exception {
         connect(ScriptedCluster.emptyStore(N));
         List<String> onOne = new ArrayList<>();
         for (int i = 0; onOne.size() < 3; i++) if (cluster.ring().ownerOf(Key.of("k" + i)) == 1) onOne.add("k" + i);

@@ -43,6 +43,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,6 +52,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Fake nodes over real sockets whose answers a test scripts, like the driver's Simulacron: each node does the
  * handshake (optionally checking credentials) and answers ring requests itself, records every client request, and
  * passes it to the {@link Script}, which may answer, answer late, answer garbage or stay silent.
+ *
+ * <p>Node i leads partition i at first. {@link #lead} and {@link #stepDown} play a replicated partition's failover:
+ * a node answers {@code NOT_LEADER} to a Hello for a partition it does not lead (then closes the connection), and to
+ * requests on a connection whose partition it no longer leads; the ring names each partition's leader.
  */
 final class ScriptedCluster implements AutoCloseable {
     /** What a node does with a client request. */
@@ -66,6 +72,9 @@ final class ScriptedCluster implements AutoCloseable {
         void replyRaw(byte[] body);
 
         void closeConnection();
+
+        /** The partition the connection is for: the Hello's target, else the node's own. */
+        int partition();
     }
 
     private final EventLoopGroup group = new NioEventLoopGroup(2);
@@ -144,6 +153,23 @@ final class ScriptedCluster implements AutoCloseable {
         members.set(p, new RingMember(p, old.host(), node.port, old.token(), true));
     }
 
+    /**
+     * Makes node {@code leader} the leader of {@code partition}, as a failover does: the previous leader refuses its
+     * requests from now on, and the ring names the new one.
+     */
+    void lead(int partition, int leader) {
+        for (Node n : nodes) n.leads.remove(partition);
+        Node node = nodes.get(leader);
+        node.leads.add(partition);
+        RingMember old = members.get(partition);
+        members.set(partition, new RingMember(partition, old.host(), node.port, old.token(), true, old.replicas()));
+    }
+
+    /** No node leads {@code partition} (an election is under way); the ring still names the last leader. */
+    void stepDown(int partition) {
+        for (Node n : nodes) n.leads.remove(partition);
+    }
+
     /** Every client request any node received. */
     List<ClientRequest> allRequests() {
         List<ClientRequest> all = new ArrayList<>();
@@ -161,12 +187,15 @@ final class ScriptedCluster implements AutoCloseable {
     final class Node {
         final int partition;
         final List<ClientRequest> requests = new CopyOnWriteArrayList<>();
+        final List<Hello> hellos = new CopyOnWriteArrayList<>();
+        final Set<Integer> leads = ConcurrentHashMap.newKeySet();
         final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         volatile int port;
         private Channel server;
 
         Node(int partition) {
             this.partition = partition;
+            leads.add(partition);
         }
 
         void start(int atPort) throws InterruptedException {
@@ -199,6 +228,7 @@ final class ScriptedCluster implements AutoCloseable {
 
         private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {
             private boolean greeted;
+            private int served;
 
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) throws MalformedFrameException {
@@ -220,21 +250,34 @@ final class ScriptedCluster implements AutoCloseable {
                     public void closeConnection() {
                         ctx.close();
                     }
+
+                    @Override
+                    public int partition() {
+                        return served;
+                    }
                 };
                 if (!greeted) {
                     Hello hello = (Hello) m;
+                    hellos.add(hello);
                     if (requiredUser != null && (!requiredUser.equals(hello.user()) || !requiredPassword.equals(hello.password()))) {
                         out.reply(ErrorReply.of(0, ErrorCode.UNAUTHORIZED, "bad credentials"));
                         return;
                     }
+                    served = hello.target() >= 0 ? hello.target() : partition;
+                    if (hello.target() >= 0 && !leads.contains(hello.target())) {
+                        out.reply(ErrorReply.of(0, ErrorCode.NOT_LEADER, "not the leader of partition " + hello.target()));
+                        ctx.close();
+                        return;
+                    }
                     greeted = true;
-                    out.reply(new HelloReply(Hello.PROTOCOL_VERSION, partition, nodes.size()));
+                    out.reply(new HelloReply(Hello.PROTOCOL_VERSION, served, nodes.size()));
                 } else if (m instanceof RingRequest r) {
                     out.reply(new RingReply(r.requestId(), List.copyOf(members)));
                 } else {
                     ClientRequest request = (ClientRequest) m;
                     requests.add(request);
-                    script.onRequest(Node.this, request, out);
+                    if (leads.contains(served)) script.onRequest(Node.this, request, out);
+                    else out.reply(ErrorReply.of(request.requestId(), ErrorCode.NOT_LEADER, "no longer the leader of partition " + served));
                 }
             }
         }

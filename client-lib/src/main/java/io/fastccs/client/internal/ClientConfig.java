@@ -22,9 +22,15 @@ public record ClientConfig(List<InetSocketAddress> contactPoints, String user, S
         contactPoints = List.copyOf(contactPoints);
     }
 
-    /** The first frame of every connection. */
-    Hello hello() {
-        return Hello.client(user, password);
+    /**
+     * The first frame of a connection.
+     *
+     * @param partition the partition the connection is for, so a node leading several knows which; -1 for a contact
+     *                  point, which may be any node
+     */
+    Hello hello(int partition) {
+        Hello hello = Hello.client(user, password);
+        return partition < 0 ? hello : hello.to(partition);
     }
 
     @Override

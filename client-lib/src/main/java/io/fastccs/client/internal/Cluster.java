@@ -4,6 +4,7 @@ import io.fastccs.client.AuthenticationException;
 import io.fastccs.client.FastCcsException;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
+import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.Message;
@@ -28,8 +29,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The client's view of the cluster: the ring and one connection per partition, kept current. Learns the ring from
  * a contact point, connects to every member, reconnects with exponential backoff when a connection closes, and
- * asks for the ring again periodically and after every connection failure, so a node that comes back at another
- * address is found.
+ * asks for the ring again periodically, after every connection failure and after every {@code NOT_LEADER} reply,
+ * so a node that comes back at another address, or a replicated partition's new leader, is found.
+ *
+ * <p>Each partition has its own connection, whose Hello names the partition: with replicated partitions a node may
+ * lead several, and the ring gives each partition's current leader as the member's address.
  *
  * <p>The partitioning (the members' tokens) is fixed for the client's lifetime, because sessions' vector clocks
  * have one entry per partition: a refreshed ring that partitions keys differently is logged and not adopted;
@@ -135,12 +139,10 @@ final class Cluster {
     }
 
     private CompletableFuture<Void> start(NodeConnection contact) {
-        HelloReply hello = contact.hello();
-        int adopted = hello.partition() >= 0 && hello.partition() < slots.length ? hello.partition() : -1;
-        if (adopted >= 0) slots[adopted].adopt(contact);
-        else contact.close(new ProtocolException("contact point " + contact.label() + " is not a ring member"));
+        // Not kept for its partition: its Hello named none, and with replicated partitions the node may not lead its own.
+        contact.close(new PartitionUnavailableException(-1, "ring learned; contact connection not kept"));
         List<CompletableFuture<Void>> attempts = new ArrayList<>();
-        for (Slot slot : slots) if (slot.partition != adopted) attempts.add(slot.connect());
+        for (Slot slot : slots) attempts.add(slot.connect());
         long interval = config.ringRefreshInterval().toMillis();
         periodicRefresh = scheduler.scheduleWithFixedDelay(this::requestRingRefresh, interval, interval, TimeUnit.MILLISECONDS);
         LOG.info("ring of {} partitions: {}", slots.length, ring);
@@ -165,6 +167,10 @@ final class Cluster {
         return requestIds;
     }
 
+    boolean isClosed() {
+        return closed;
+    }
+
     /** Whether requests to {@code partition} can be sent now. */
     boolean isConnected(int partition) {
         NodeConnection c = slots[partition].connection;
@@ -178,17 +184,27 @@ final class Cluster {
     }
 
     /**
-     * Sends a request frame to {@code partition}'s node. The future fails at once with
-     * {@link PartitionUnavailableException} if there is no connection, later with it if the connection breaks, or
-     * with {@link RequestTimedOutException} after the request timeout.
+     * Sends a request frame to {@code partition}'s node. The future fails at once with {@link NotSentException} if
+     * there is no open connection (nothing left the client), later with {@link PartitionUnavailableException} if the
+     * connection breaks, or with {@link RequestTimedOutException} after the request timeout.
      */
     CompletableFuture<Message> send(int partition, long requestId, byte[] frame) {
+        return send(partition, requestId, frame, requestTimeoutNanos);
+    }
+
+    /** {@link #send(int, long, byte[])} with a timeout of its own. */
+    CompletableFuture<Message> send(int partition, long requestId, byte[] frame, long timeoutNanos) {
         NodeConnection c = slots[partition].connection;
-        if (c == null || closed) {
-            return CompletableFuture.failedFuture(new PartitionUnavailableException(partition, "no connection to partition "
+        if (c == null || !c.isOpen() || closed) {
+            return CompletableFuture.failedFuture(new NotSentException(partition, "no connection to partition "
                     + partition + (closed ? ": the client is closed" : " (" + NodeConnection.describe(slots[partition].address()) + "); reconnecting")));
         }
-        return c.send(requestId, frame, requestTimeoutNanos);
+        CompletableFuture<Message> reply = c.send(requestId, frame, timeoutNanos);
+        reply.thenAccept(m -> {
+            // The partition's leader changed: the ring names the new one.
+            if (m instanceof ErrorReply e && e.code() == ErrorCode.NOT_LEADER) requestRingRefresh();
+        });
+        return reply;
     }
 
     /** Stops waiting for a request's reply, so the connection forgets it. */
@@ -295,12 +311,6 @@ final class Cluster {
                 attempt.complete(null);
             });
             return attempt;
-        }
-
-        void adopt(NodeConnection conn) {
-            synchronized (this) {
-                install(conn);
-            }
         }
 
         private void onAttempt(SocketAddress target, NodeConnection conn, Throwable error) {

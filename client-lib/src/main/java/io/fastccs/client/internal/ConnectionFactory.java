@@ -44,10 +44,11 @@ final class ConnectionFactory {
     /**
      * A connection to {@code address} whose handshake succeeded.
      *
-     * @param expectedPartition the partition the node must be, or -1 for any
+     * @param expectedPartition the partition the connection is for (its Hello names it), or -1 for any node
      * @return a future failed with {@link io.fastccs.client.AuthenticationException} if the node refused the
-     *         credentials, {@link PartitionUnavailableException} if it could not be reached in time, or
-     *         {@link io.fastccs.client.ProtocolException} if it answered something else
+     *         credentials, {@link PartitionUnavailableException} if it could not be reached in time or does not lead
+     *         the partition ({@code NOT_LEADER}), or {@link io.fastccs.client.ProtocolException} if it answered
+     *         something else
      */
     CompletableFuture<NodeConnection> open(SocketAddress address, int expectedPartition) {
         NodeConnection connection = new NodeConnection(address, expectedPartition, timer);
@@ -76,12 +77,12 @@ final class ConnectionFactory {
             if (f.isSuccess() && config.sslContext() != null) {
                 // The Hello carries the password: send it only once TLS is up.
                 connect.channel().pipeline().get(SslHandler.class).handshakeFuture().addListener(tls -> {
-                    if (tls.isSuccess()) connection.connected(config.hello());
+                    if (tls.isSuccess()) connection.connected(config.hello(expectedPartition));
                     else connection.close(new PartitionUnavailableException(expectedPartition,
                             "TLS handshake with " + address + " failed: " + tls.cause(), tls.cause()));
                 });
             } else if (f.isSuccess()) {
-                connection.connected(config.hello());
+                connection.connected(config.hello(expectedPartition));
             } else {
                 connection.close(new PartitionUnavailableException(expectedPartition,
                         "cannot connect to " + address + ": " + f.cause(), f.cause()));

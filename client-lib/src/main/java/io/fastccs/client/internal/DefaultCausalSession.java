@@ -83,7 +83,7 @@ final class DefaultCausalSession implements CausalSession {
             metrics.failed(e);
             return CompletableFuture.failedFuture(e);
         }
-        return enqueue(metrics, () -> new ReadExecution(this, client.cluster(), client.metricsInternal(), keys, start).start());
+        return enqueue(metrics, () -> new ReadExecution(this, client.cluster(), client.sender(), client.metricsInternal(), keys, start).start());
     }
 
     private CompletionStage<WriteResult> write(Supplier<Map<Key, byte[]>> validWrites) {
@@ -98,7 +98,7 @@ final class DefaultCausalSession implements CausalSession {
             metrics.failed(e);
             return CompletableFuture.failedFuture(e);
         }
-        return enqueue(metrics, () -> new WriteExecution(this, client.cluster(), client.metricsInternal(), writes, start).start());
+        return enqueue(metrics, () -> new WriteExecution(this, client.cluster(), client.sender(), client.metricsInternal(), writes, start).start());
     }
 
     /**

@@ -15,6 +15,7 @@ final class DefaultClientMetrics implements ClientMetrics {
     private final LongAdder unconfirmedWrites = new LongAdder();
     private final LongAdder reconnects = new LongAdder();
     private final LongAdder ringRefreshes = new LongAdder();
+    private final LongAdder retries = new LongAdder();
     private volatile IntSupplier connectedPartitions = () -> 0;
 
     void connectedPartitionsFrom(IntSupplier supplier) {
@@ -41,6 +42,10 @@ final class DefaultClientMetrics implements ClientMetrics {
 
     void ringRefreshed() {
         ringRefreshes.increment();
+    }
+
+    void retried() {
+        retries.increment();
     }
 
     @Override
@@ -90,6 +95,11 @@ final class DefaultClientMetrics implements ClientMetrics {
     }
 
     @Override
+    public long retries() {
+        return retries.sum();
+    }
+
+    @Override
     public int connectedPartitions() {
         return connectedPartitions.getAsInt();
     }
@@ -98,6 +108,6 @@ final class DefaultClientMetrics implements ClientMetrics {
     public String toString() {
         return "reads{" + reads + "} writes{" + writes + "} readRounds=" + readRounds() + " twoRoundReads=" + twoRoundReads()
                 + " snapshotRestarts=" + snapshotRestarts() + " unconfirmedWrites=" + unconfirmedWrites()
-                + " reconnects=" + reconnects() + " ringRefreshes=" + ringRefreshes() + " connected=" + connectedPartitions();
+                + " reconnects=" + reconnects() + " ringRefreshes=" + ringRefreshes() + " retries=" + retries() + " connected=" + connectedPartitions();
     }
 }

@@ -21,7 +21,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client: the I/O threads, the request timer, the {@link Cluster} and the metrics. Sessions share all of it.
+ * The client: the I/O threads, the request timer, the {@link Cluster}, the {@link RetryingSender} and the metrics.
+ * Sessions share all of it.
  */
 public final class DefaultFastCcsClient implements FastCcsClient {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultFastCcsClient.class);
@@ -30,6 +31,7 @@ public final class DefaultFastCcsClient implements FastCcsClient {
 
     private final ClientConfig config;
     private final Cluster cluster;
+    private final RetryingSender sender;
     private final EventLoopGroup group;
     private final HashedWheelTimer timer;
     private final DefaultClientMetrics metrics;
@@ -43,6 +45,7 @@ public final class DefaultFastCcsClient implements FastCcsClient {
                                  DefaultClientMetrics metrics) {
         this.config = config;
         this.cluster = cluster;
+        this.sender = new RetryingSender(cluster, group, metrics);
         this.group = group;
         this.timer = timer;
         this.metrics = metrics;
@@ -75,6 +78,10 @@ public final class DefaultFastCcsClient implements FastCcsClient {
 
     Cluster cluster() {
         return cluster;
+    }
+
+    RetryingSender sender() {
+        return sender;
     }
 
     InputValidator validator() {

@@ -187,6 +187,10 @@ final class NodeConnection {
             }
         } else if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED) {
             close(new AuthenticationException(label + " refused the connection: " + e.message()));
+        } else if (m instanceof ErrorReply e && e.code() == ErrorCode.NOT_LEADER) {
+            // A failover moved the partition's leader: the ring names the new one once refreshed.
+            close(new PartitionUnavailableException(expectedPartition, label + " does not lead partition "
+                    + expectedPartition + (e.owner() >= 0 ? " (partition " + e.owner() + "'s node leads it)" : "")));
         } else if (m instanceof ErrorReply e) {
             close(new ProtocolException(label + " refused the handshake: " + e.code() + " " + e.message()));
         } else {
@@ -207,6 +211,10 @@ final class NodeConnection {
             if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED && e.requestId() == 0) {
                 // Request id 0 (never one of ours): the node refuses the connection itself.
                 close(new AuthenticationException(label + " revoked the connection: " + e.message()));
+            } else if (m instanceof ErrorReply e && e.code() == ErrorCode.NOT_LEADER && e.requestId() == 0) {
+                // The node stepped down for the whole connection: reconnecting finds the new leader.
+                close(new PartitionUnavailableException(expectedPartition, label + " no longer leads partition "
+                        + expectedPartition));
             } else if (m instanceof ErrorReply e && e.code() == ErrorCode.UNAUTHORIZED) {
                 // A permission refusal of a request that no longer waits (a write that failed on another partition).
                 LOG.debug("{} refused request {} no longer pending: {}", label, id, e.message());

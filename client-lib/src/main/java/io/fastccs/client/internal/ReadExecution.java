@@ -1,6 +1,7 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.FastCcsException;
+import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ReadTimeoutException;
@@ -21,14 +22,20 @@ import java.util.concurrent.CompletableFuture;
  * nodes and feeds the replies back until it finishes. A read whose second round comes after the snapshot
  * expired restarts once from round one. All state changes happen under the session's lock; the result is
  * completed outside it.
+ *
+ * <p>Reads have no effect, so a request of either round that its partition could not take (no connection, the
+ * connection lost, {@code NOT_LEADER} during a replicated partition's failover, {@code OVERLOADED}) is sent to that
+ * partition again after a short backoff, until the request timeout from the read's start ({@link RetryingSender});
+ * only then does the read fail with {@link PartitionUnavailableException}.
  */
 final class ReadExecution extends TransactionExecution<ReadResult> {
     private final List<Key> keys;
     private ReadTransaction txn;
     private boolean restarted;
 
-    ReadExecution(DefaultCausalSession session, Cluster cluster, DefaultClientMetrics metrics, List<Key> keys, long startNanos) {
-        super(session, cluster, metrics, startNanos);
+    ReadExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
+                  List<Key> keys, long startNanos) {
+        super(session, cluster, sender, metrics, startNanos);
         this.keys = keys;
     }
 
@@ -47,7 +54,8 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
 
     private void send(List<Outgoing> requests) {
         ReadTransaction attempt = txn;
-        sendAll(requests, () -> outcome == null, (id, partition, m, e) -> onReply(attempt, id, partition, m, e));
+        sendAll(requests, () -> outcome == null, RetryingSender.Retry.WHEN_UNAVAILABLE,
+                (id, partition, m, e) -> onReply(attempt, id, partition, m, e));
     }
 
     private void onReply(ReadTransaction attempt, long id, int partition, Message m, Throwable error) {
@@ -100,6 +108,9 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
         if (t instanceof RequestTimedOutException)
             return new ReadTimeoutException("partition " + partition + " did not answer round " + txn.round()
                     + " of a read within " + session.requestTimeout(), null);
+        if (t instanceof PartitionUnavailableException e)
+            return new PartitionUnavailableException(partition, "partition " + partition + " could not serve round "
+                    + txn.round() + " of a read within " + session.requestTimeout() + ": " + e.getMessage(), e);
         return Failures.asFastCcs(t);
     }
 

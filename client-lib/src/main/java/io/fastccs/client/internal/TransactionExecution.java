@@ -20,7 +20,10 @@ abstract class TransactionExecution<R> {
     final DefaultCausalSession session;
     final Cluster cluster;
     final DefaultClientMetrics metrics;
+    final RetryingSender sender;
     final long startNanos;
+    /** Until when requests a partition could not take are sent again: the request timeout from the execution's start. */
+    final long deadlineNanos;
     final CompletableFuture<R> result = new CompletableFuture<>();
     /** Requests still waiting for a reply: request id to partition. Guarded by the session's lock. */
     final Map<Long, Integer> outstanding = new HashMap<>();
@@ -28,11 +31,15 @@ abstract class TransactionExecution<R> {
     Object outcome;
     private boolean published;
 
-    TransactionExecution(DefaultCausalSession session, Cluster cluster, DefaultClientMetrics metrics, long startNanos) {
+    TransactionExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
+                         long startNanos) {
         this.session = session;
         this.cluster = cluster;
+        this.sender = sender;
         this.metrics = metrics;
         this.startNanos = startNanos;
+        // From now, not from startNanos: time spent queued behind the session's earlier transactions is not the partitions'.
+        this.deadlineNanos = System.nanoTime() + session.requestTimeout().toNanos();
     }
 
     /** Records the result or failure (under the lock) and stops waiting for anything else. */
@@ -47,11 +54,11 @@ abstract class TransactionExecution<R> {
     }
 
     /**
-     * Encodes {@code requests} and sends them, each outstanding until its reply; an encoding failure finishes the
-     * execution. Stops as soon as {@code stillSending} says no: a send may fail at once, and its callback, run here,
-     * may end the execution.
+     * Encodes {@code requests} and sends them, each outstanding until its reply and sent again as {@code retry}
+     * allows until the deadline while it is outstanding; an encoding failure finishes the execution. Stops as soon as
+     * {@code stillSending} says no: a send may fail at once, and its callback, run here, may end the execution.
      */
-    void sendAll(List<Outgoing> requests, BooleanSupplier stillSending, ReplyHandler handler) {
+    void sendAll(List<Outgoing> requests, BooleanSupplier stillSending, RetryingSender.Retry retry, ReplyHandler handler) {
         byte[][] frames;
         try {
             frames = Frames.encodeAll(requests);
@@ -63,7 +70,14 @@ abstract class TransactionExecution<R> {
             int partition = requests.get(i).partition();
             long id = requests.get(i).request().requestId();
             outstanding.put(id, partition);
-            cluster.send(partition, id, frames[i]).whenComplete((m, e) -> handler.onReply(id, partition, m, e));
+            sender.send(partition, id, frames[i], deadlineNanos, retry, () -> isOutstanding(id))
+                    .whenComplete((m, e) -> handler.onReply(id, partition, m, e));
+        }
+    }
+
+    private boolean isOutstanding(long requestId) {
+        synchronized (session.lock()) {
+            return outstanding.containsKey(requestId);
         }
     }
 

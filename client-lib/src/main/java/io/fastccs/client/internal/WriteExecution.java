@@ -26,13 +26,23 @@ import java.util.concurrent.ThreadLocalRandom;
  * participant and feeds the replies back. It succeeds once every participant confirmed the commit (the session
  * then has adopted the commit clock).
  *
- * <p>If a participant's reply does not come in time, or its connection breaks, the execution stops waiting for the
- * participants and asks the coordinator for the outcome; the write then fails with a {@link WriteTimeoutException}
- * carrying the coordinator's answer, and unless that answer is "aborted" the session is marked in doubt. Write
- * requests are never re-sent. All state changes happen under the session's lock; the result is completed outside.
+ * <p>Nothing is sent until every participant has a connection; while one has none, the execution checks again after
+ * a short backoff until the request timeout from its start, then fails with {@link PartitionUnavailableException}
+ * (nothing was sent). A participant's request that was not taken, because it could not be sent or was refused with
+ * {@code NOT_LEADER} (a replicated partition's failover; nothing was done), is sent to that partition again in the
+ * same way ({@link RetryingSender.Retry#WHEN_NOTHING_DONE}); if it never is taken, that participant never votes,
+ * the write is aborted for sure and fails with {@link PartitionUnavailableException}.
+ *
+ * <p>A request that may have been taken is never sent again. If a participant's reply does not come in time, or
+ * its connection breaks after the request was sent, the execution stops waiting for the participants and asks the
+ * coordinator for the outcome; that query is idempotent, so it is retried like a read until a request timeout from
+ * when it was first sent, and follows the coordinator's group to its new leader after a failover. The write then
+ * fails with a {@link WriteTimeoutException} carrying the coordinator's answer, and unless that answer is "aborted"
+ * the session is marked in doubt. All state changes happen under the session's lock; the result is completed
+ * outside.
  */
 final class WriteExecution extends TransactionExecution<WriteResult> {
-    private enum Phase { WAITING, QUERYING, DONE }
+    private enum Phase { CONNECTING, WAITING, QUERYING, DONE }
 
     private final Map<Key, byte[]> writes;
     private WriteTransaction txn;
@@ -40,9 +50,9 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
     /** Why the execution stopped waiting for the participants. */
     private FastCcsException lostTrackCause;
 
-    WriteExecution(DefaultCausalSession session, Cluster cluster, DefaultClientMetrics metrics, Map<Key, byte[]> writes,
-                   long startNanos) {
-        super(session, cluster, metrics, startNanos);
+    WriteExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
+                   Map<Key, byte[]> writes, long startNanos) {
+        super(session, cluster, sender, metrics, startNanos);
         this.writes = writes;
     }
 
@@ -59,11 +69,33 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         // Refuse up front what would be refused half-way: nothing is sent unless every participant is connected.
         for (int p : txn.participants()) {
             if (!cluster.isConnected(p)) {
-                finish(new PartitionUnavailableException(p, "no connection to partition " + p + "; the write was not sent"));
+                phase = Phase.CONNECTING;
+                sender.awaitConnected(txn.participants(), deadlineNanos).whenComplete(this::onConnected);
                 return;
             }
         }
-        sendAll(txn.start(), () -> phase == Phase.WAITING, this::onParticipantReply);
+        sendRequests();
+    }
+
+    private void onConnected(Void ignored, Throwable error) {
+        synchronized (session.lock()) {
+            if (phase == Phase.CONNECTING) {
+                if (error == null) {
+                    sendRequests();
+                } else if (Failures.unwrap(error) instanceof PartitionUnavailableException e) {
+                    finish(new PartitionUnavailableException(e.partition(), "no connection to partition " + e.partition()
+                            + " within " + session.requestTimeout() + "; the write was not sent"));
+                } else {
+                    finish(Failures.asFastCcs(error));
+                }
+            }
+        }
+        publishIfDone();
+    }
+
+    private void sendRequests() {
+        phase = Phase.WAITING;
+        sendAll(txn.start(), () -> phase == Phase.WAITING, RetryingSender.Retry.WHEN_NOTHING_DONE, this::onParticipantReply);
     }
 
     private void onParticipantReply(long id, int partition, Message m, Throwable error) {
@@ -74,6 +106,12 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
     }
 
     private void handleParticipantReply(int partition, Message m, Throwable error) {
+        if (error != null && Failures.unwrap(error) instanceof NotSentException) {
+            // Never taken by this participant, so it never votes: the coordinator cannot commit.
+            finish(new PartitionUnavailableException(partition, "no connection to partition " + partition + " within "
+                    + session.requestTimeout() + "; the write was not sent there and cannot commit"));
+            return;
+        }
         if (error != null) {
             lostTrack(failure(error, partition));
             return;
@@ -131,7 +169,15 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         lostTrackCause = cause;
         Outgoing query = txn.queryOutcome();
         long id = query.request().requestId();
-        cluster.send(query.partition(), id, Frames.encode(query.request())).whenComplete((m, e) -> onOutcome(m, e));
+        long queryDeadline = System.nanoTime() + session.requestTimeout().toNanos();
+        sender.send(query.partition(), id, Frames.encode(query.request()), queryDeadline,
+                RetryingSender.Retry.WHEN_UNAVAILABLE, this::isQuerying).whenComplete((m, e) -> onOutcome(m, e));
+    }
+
+    private boolean isQuerying() {
+        synchronized (session.lock()) {
+            return phase == Phase.QUERYING;
+        }
     }
 
     private void onOutcome(Message m, Throwable error) {

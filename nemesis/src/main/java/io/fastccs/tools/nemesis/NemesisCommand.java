@@ -47,6 +47,9 @@ public final class NemesisCommand implements Callable<Integer> {
     String duration = "3m";
     @Option(names = "--nodes", description = "cluster size (default: ${DEFAULT-VALUE})")
     int nodes = 3;
+    @Option(names = "--rf", description = "replicas per partition: 3 makes each partition a Raft group, so a killed or "
+            + "paused node's partitions fail over to another member (default: ${DEFAULT-VALUE})")
+    int rf = 1;
     @Option(names = "--subnet", description = "nodes on 127.0.SUBNET.k (default: ${DEFAULT-VALUE})")
     int subnet = 60;
     @Option(names = "--dir", description = "the cluster's directory, deleted at the end (default: .nemesis in the repository)")
@@ -132,8 +135,10 @@ public final class NemesisCommand implements Callable<Integer> {
         }, "nemesis-cluster-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            log("starting " + nodes + " nodes on 127.0." + subnet + ".1.." + nodes + " in " + clusterDir);
-            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10)));
+            log("starting " + nodes + " nodes on 127.0." + subnet + ".1.." + nodes + " in " + clusterDir
+                    + (rf > 1 ? ", replication factor " + rf : ""));
+            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10))
+                    .withNodeSettings(java.util.Map.of("replication_factor", Integer.toString(rf))));
             ClusterView view = ClusterView.discover(Ports.forSubnet(subnet), nodes);
             if (waitingBound) return waitingBound(cluster, view);
             int wb = withWaitingBound ? waitingBound(cluster, view) : 0;
@@ -161,9 +166,10 @@ public final class NemesisCommand implements Callable<Integer> {
 
     static final String CSV_HEADER = "seed,duration_s,transactions,reads_ok,writes,writes_acknowledged,kill_restart,pause_resume,"
             + "dead_client,restart_all,unknown_outcomes,unknown_committed,unknown_aborted,dead_client_writes,"
-            + "dead_client_committed,dead_client_aborted,unsettled,anomalies,lost_acknowledged,violations,sessions,keys_written";
+            + "dead_client_committed,dead_client_aborted,unsettled,anomalies,lost_acknowledged,violations,sessions,keys_written,"
+            + "reads,replication_factor";
 
-    static String csvRow(NemesisRun.Result r) {
+    static String csvRow(NemesisRun.Result r, int replicationFactor) {
         CheckedWorkload.Result w = r.workload();
         Map<NemesisRun.Fault, Integer> f = r.faults();
         return String.join(",", List.of(Long.toString(r.seed()), String.format(Locale.ROOT, "%.0f", r.ran().toMillis() / 1000.0),
@@ -176,7 +182,8 @@ public final class NemesisCommand implements Callable<Integer> {
                 Long.toString(w.deadClientCommitted()), Long.toString(w.deadClientAborted()),
                 Long.toString(w.unknownUnsettled() + w.deadClientUnsettled()), Integer.toString(w.check().totalAnomalies()),
                 Long.toString(w.lostAcknowledged()), Integer.toString(w.violations().size()),
-                Long.toString(w.historySessions()), Long.toString(w.keysWritten())));
+                Long.toString(w.historySessions()), Long.toString(w.keysWritten()), Long.toString(w.readsAttempted()),
+                Integer.toString(replicationFactor)));
     }
 
     /** Prints a seed's figures, as the tool and the tests show them. */
@@ -215,7 +222,7 @@ public final class NemesisCommand implements Callable<Integer> {
                     .withHistory(historyDir == null ? null : historyDir.resolve("nemesis-" + s + ".txt"));
             NemesisRun.Result r = run.run(config);
             print(r);
-            Files.writeString(out, csvRow(r) + "\n", StandardOpenOption.APPEND);
+            Files.writeString(out, csvRow(r, rf) + "\n", StandardOpenOption.APPEND);
             CheckedWorkload.Result w = r.workload();
             r.faults().forEach((k, v) -> faults.merge(k, v, Integer::sum));
             txns += w.transactions();

@@ -161,6 +161,10 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     /** Writes of the current protocol step, appended to the log as one entry (replicated only; protocol thread). */
     private List<Mutation> batch = new ArrayList<>();
     private List<PendingWrites.Write> batchWrites = new ArrayList<>();
+    /** Entries appended and not yet committed (replicated only; protocol thread). */
+    private int appendsInFlight;
+    /** Entries a group's leader keeps uncommitted at once; the writes of later steps wait and go together. */
+    static final int MAX_APPENDS_IN_FLIGHT = 2;
     private final Keyspace versionsKeyspace;
     private final ColumnFamilyStore versionsTable;
     private final ColumnFamilyStore transactionsTable;
@@ -553,19 +557,43 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         appendBatch();
     }
 
-    /** Replicated: puts the writes made since the last call into the group's log as one entry. */
+    /**
+     * Replicated: puts the writes made since the last entry into the group's log as one entry, unless
+     * {@link #MAX_APPENDS_IN_FLIGHT} entries are still uncommitted: then they wait, with the steps that follow, for the
+     * next entry, appended as soon as one commits (group commit: under load one entry carries many steps' writes, and
+     * a group's log needs no more entries per second than it can commit). Protocol thread only.
+     */
     private void appendBatch() {
         if (log == null || batch.isEmpty()) return;
+        Throwable failed = writeFailure;
+        if (failed != null) { // this member lost an append: nothing more is appended, the host stops
+            for (PendingWrites.Write w : batchWrites) pending.completed(w, failed);
+            batch = new ArrayList<>();
+            batchWrites = new ArrayList<>();
+            return;
+        }
+        Executor rejoin = protocolThread;
+        if (rejoin != null && appendsInFlight >= MAX_APPENDS_IN_FLIGHT) return;
         byte[] entry = MutationBatch.encode(batch);
         List<PendingWrites.Write> writes = batchWrites;
         batch = new ArrayList<>();
         batchWrites = new ArrayList<>();
+        appendsInFlight++;
         log.append(entry).whenComplete((index, error) -> {
             if (error != null && writeFailure == null) {
                 writeFailure = error;
                 logger.info("FastCCS group {}: an entry did not commit here ({}); this member stops leading it", self, error.toString());
             }
             for (PendingWrites.Write w : writes) pending.completed(w, error);
+            if (rejoin == null) return;
+            try {
+                rejoin.execute(() -> {
+                    appendsInFlight--;
+                    appendBatch();
+                });
+            } catch (RejectedExecutionException e) {
+                // the host is stopping
+            }
         });
     }
 

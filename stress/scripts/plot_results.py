@@ -100,6 +100,50 @@ def plot_cdf(data, out_dir, setup):
     return out
 
 
+REPLICATION_ARMS = {"fastccs-rf1": ("FastCCS, RF=1", "tab:cyan"), "fastccs-rf3": ("FastCCS, RF=3", "tab:blue"),
+                    "eventual-one-rf3": ("Cassandra RF=3, CL ONE", "tab:orange"),
+                    "eventual-quorum-rf3": ("Cassandra RF=3, CL QUORUM", "tab:red")}
+
+
+def plot_replication(data, out_dir):
+    """Grouped bars: per workload, each arm's throughput, read p99 and write p99 (means over repetitions)."""
+    workloads = []
+    for r in data:
+        if r["value"] not in workloads:
+            workloads.append(r["value"])
+    arms = [a for a in REPLICATION_ARMS if any(r["mode"] == a for r in data)]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2))
+    panels = [(axes[0], "op_rate", "throughput (transactions/s)", "reads"), (axes[1], "read_p99_ms", "read p99 (ms)", "reads"),
+              (axes[2], "write_p99_ms", "write p99 (ms)", "writes")]
+    width = 0.8 / max(1, len(arms))
+    for ax, col, ylabel, count in panels:
+        for i, arm in enumerate(arms):
+            label, color = REPLICATION_ARMS[arm]
+            # a run without reads (the write-only workload) has no read latency: no bar rather than a bar at 0
+            ys = [mean([float(r[col]) for r in data if r["value"] == w and r["mode"] == arm
+                        and (col == "op_rate" or int(r[count]) > 0)]) for w in workloads]
+            xs = [j + (i - (len(arms) - 1) / 2) * width for j in range(len(workloads))]
+            ax.bar(xs, [0 if y != y else y for y in ys], width, color=color, label=label)
+            if col != "op_rate" and i == len(arms) - 1:
+                for j, y in enumerate(ys):
+                    if y != y:
+                        ax.annotate("no " + count, (j, 0), textcoords="offset points", xytext=(0, 10), ha="center", fontsize=8)
+        ax.set_xticks(range(len(workloads)))
+        ax.set_xticklabels(["Table 4.1 mixed" if w == "mixed" else "write-only" if w == "write" else w for w in workloads])
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Replication: FastCCS at RF=3 against RF=1, and against plain Cassandra at RF=3", fontsize=11)
+    # its own setup line: two clusters, not the one cluster of setup.txt
+    fig.text(0.01, 0.01, "one 2-core machine: two 3-node Cassandra 5.0.9 clusters (FastCCS RF=1; RF=3, also plain Cassandra's)"
+             " + the client; same keys and threads per arm; means over repetitions", fontsize=7, color="gray")
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    out = os.path.join(out_dir, "replication.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def plot_sim_rounds(data, out_dir):
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     by = defaultdict(list)
@@ -213,6 +257,8 @@ def main():
             made.append(plot_sweep(name, rows(path), out_dir, setup))
     if os.path.exists(os.path.join(out_dir, "latency-cdf.csv")):
         made.append(plot_cdf(rows(os.path.join(out_dir, "latency-cdf.csv")), out_dir, setup))
+    if os.path.exists(os.path.join(out_dir, "replication.csv")):
+        made.append(plot_replication(rows(os.path.join(out_dir, "replication.csv")), out_dir))
     if os.path.exists(os.path.join(out_dir, "sim-rounds.csv")):
         made.append(plot_sim_rounds(rows(os.path.join(out_dir, "sim-rounds.csv")), out_dir))
     summary = summary_tables(out_dir)

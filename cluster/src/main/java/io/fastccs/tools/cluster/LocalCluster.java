@@ -95,6 +95,11 @@ public final class LocalCluster {
         return state().ports();
     }
 
+    /** The FastCCS settings every node runs with, by name (as given to {@link StartOptions#withNodeSettings}). */
+    public Map<String, String> nodeSettings() {
+        return state().nodeSettings();
+    }
+
     public Path systemLog(int node) {
         return layout.systemLog(node);
     }

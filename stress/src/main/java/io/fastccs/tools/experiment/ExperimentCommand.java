@@ -41,9 +41,11 @@ import java.util.concurrent.Callable;
                 "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client threads),",
                 "write-batch (write-only transactions against logged batches),",
                 "all (every one of them on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the",
-                "simulator: bin/fastccs experiment sim-rounds and sim-skew."})
+                "simulator: bin/fastccs experiment sim-rounds and sim-skew. 'replication' (FastCCS at replication factor 3",
+                "against 1 and against plain Cassandra at factor 3) runs two clusters of its own, with its own options:",
+                "bin/fastccs experiment replication --help."})
 public final class ExperimentCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, threads, write-batch or all")
+    @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, threads, write-batch or all (replication: see above)")
     String name;
     @Option(names = "--dir", paramLabel = "DIR", description = "the cluster directory; a cluster already running there is used as it is (default: <repo>/.cluster-experiments)")
     Path dir;
@@ -108,7 +110,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         List<Experiment> chosen = new ArrayList<>();
         if (name.equals("all")) chosen.addAll(EXPERIMENTS.values());
         else if (EXPERIMENTS.containsKey(name)) chosen.add(EXPERIMENTS.get(name));
-        else throw new IllegalArgumentException("unknown experiment '" + name + "'; one of " + String.join(", ", EXPERIMENTS.keySet()) + ", all");
+        else throw new IllegalArgumentException("unknown experiment '" + name + "'; one of " + String.join(", ", EXPERIMENTS.keySet())
+                + ", all, " + ReplicationExperiment.NAME);
         if (points != null && chosen.size() != 1) throw new IllegalArgumentException("--points goes with one experiment, not all");
 
         if (remoteNodes != null && !remoteNodes.isEmpty()) {
@@ -170,10 +173,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                         StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, hosts));
                         o.quiet = true;
                         runsDone++;
-                        double elapsed = Duration.between(began, Instant.now()).toMillis() / 1e3;
-                        String left = runsDone > 1 ? ", about " + Progress.duration(elapsed / (runsDone - 1) * (runsTotal - runsDone + 1)) + " left" : "";
-                        System.out.printf("--- run %d of %d (%s elapsed%s) %s=%s mode=%s rep %d: %s%n", runsDone, runsTotal,
-                                Progress.duration(elapsed), left, e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o.describe());
+                        System.out.println(runHeader(runsDone, runsTotal, began, e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o));
                         CpuMeter cpu = new CpuMeter(nodePids);
                         o.atMeasureStart = cpu::start;
                         o.atMeasureEnd = cpu::stop;
@@ -191,9 +191,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                         rows.add(row);
                         csv.println(row.csv());
                         csv.flush();
-                        System.out.printf(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us  (load %.1f)%n",
-                                r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
-                                100 * r.secondRoundShare(), r.errors(), row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage());
+                        System.out.println(runSummary(r, row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage()));
                         if (e.name().equals("latency")) {
                             cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",read", k -> new Histogram(3)).add(r.readHistogram());
                             cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",write", k -> new Histogram(3)).add(r.writeHistogram());
@@ -205,6 +203,31 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (!cdf.isEmpty()) writeCdf(out.resolve("latency-cdf.csv"), cdf);
         printRatios(e, values, rows, System.out);
         System.out.printf("wrote %s in %.0f s%n", csvFile, Duration.between(began, Instant.now()).toMillis() / 1e3);
+    }
+
+    /** The line before each run: where the experiment stands, the point, the mode and what the run will do. */
+    static String runHeader(int runsDone, int runsTotal, Instant began, String parameter, String value, String mode, int rep, StressOptions o) {
+        double elapsed = Duration.between(began, Instant.now()).toMillis() / 1e3;
+        String left = runsDone > 1 ? ", about " + Progress.duration(elapsed / (runsDone - 1) * (runsTotal - runsDone + 1)) + " left" : "";
+        return String.format("--- run %d of %d (%s elapsed%s) %s=%s mode=%s rep %d: %s", runsDone, runsTotal,
+                Progress.duration(elapsed), left, parameter, value, mode, rep, o.describe());
+    }
+
+    /** The line after each run: its throughput, latencies, second rounds, errors and CPU. */
+    static String runSummary(StressResult r, double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp, double loadAverage) {
+        return String.format(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us  (load %.1f)",
+                r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
+                100 * r.secondRoundShare(), r.errors(), nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
+    }
+
+    /** One row of CSV_HEADER. */
+    static String csvRow(String experiment, String figure, String parameter, String value, String mode, int rep, StressResult r,
+                         double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp, double loadAverage) {
+        return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f",
+                experiment, figure, parameter, value, mode, rep,
+                r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
+                r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
+                nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
     }
 
     String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, List<String> hosts) {
@@ -272,16 +295,17 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
 
         String csv() {
-            StressResult r = result;
-            return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f",
-                    experiment.name(), experiment.figure(), experiment.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep,
-                    r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
-                    r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
-                    nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
+            return csvRow(experiment.name(), experiment.figure(), experiment.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep,
+                    result, nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
         }
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals(ReplicationExperiment.NAME)) {
+            // Two clusters and arms instead of one cluster and modes: a command of its own, named here like the others.
+            ReplicationExperiment.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         io.fastccs.tools.cluster.ToolLogging.quiet();
         CommandLine cl = new CommandLine(new ExperimentCommand());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

@@ -10,6 +10,7 @@ import com.datastax.oss.driver.api.core.cql.BoundStatement;
 import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -23,8 +24,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code -mode eventual} and {@code -mode batch}: plain Cassandra through the Apache Java driver at consistency ONE,
- * on {@code stress_plain.kv}. A multi-key read is parallel single-key reads; a multi-key write is parallel
+ * {@code -mode eventual} and {@code -mode batch}: plain Cassandra through the Apache Java driver at a consistency
+ * level ({@code cl=}, ONE by default), on {@code stress_plain.kv} with a replication factor ({@code -schema
+ * replication(factor=N)}, 1 by default). A multi-key read is parallel single-key reads; a multi-key write is parallel
  * single-key writes ({@code eventual}) or one LOGGED batch ({@code batch}).
  */
 public final class CqlBackend implements StressBackend {
@@ -33,18 +35,23 @@ public final class CqlBackend implements StressBackend {
     private final CqlSession cql;
     private final boolean batch;
     private final int valueSize;
+    private final int replicationFactor;
     private PreparedStatement insert, select;
 
     public CqlBackend(List<InetSocketAddress> contacts, boolean batch, int valueSize, String localDc) {
-        this(contacts, batch, valueSize, localDc, null, null, null);
+        this(contacts, batch, valueSize, localDc, null, null, null, StressOptions.Consistency.ONE, 1);
     }
 
-    /** With the driver's login ({@code user} null for none) and TLS ({@code tls} null for plain connections). */
+    /**
+     * With the driver's login ({@code user} null for none), TLS ({@code tls} null for plain connections), the
+     * consistency of every request and the keyspace's replication factor.
+     */
     public CqlBackend(List<InetSocketAddress> contacts, boolean batch, int valueSize, String localDc, String user,
-                      String password, javax.net.ssl.SSLContext tls) {
+                      String password, javax.net.ssl.SSLContext tls, StressOptions.Consistency consistency,
+                      int replicationFactor) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(5))
-                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, DefaultConsistencyLevel.ONE.name())
+                .withString(DefaultDriverOption.REQUEST_CONSISTENCY, DefaultConsistencyLevel.valueOf(consistency.name()).name())
                 .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, 2)
                 .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, 2048)
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
@@ -59,6 +66,7 @@ public final class CqlBackend implements StressBackend {
         this.cql = builder.build();
         this.batch = batch;
         this.valueSize = valueSize;
+        this.replicationFactor = replicationFactor;
     }
 
     @Override
@@ -69,11 +77,28 @@ public final class CqlBackend implements StressBackend {
     @Override
     public void prepare() {
         cql.execute("CREATE KEYSPACE IF NOT EXISTS " + KEYSPACE
-                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+                + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': " + replicationFactor + "}");
+        // The node's own schema table: ONE whatever cl= says (it is node-local).
+        checkReplication(cql.execute(SimpleStatement.newInstance("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?",
+                KEYSPACE).setConsistencyLevel(DefaultConsistencyLevel.ONE)).one().getMap("replication", String.class, String.class),
+                replicationFactor);
         cql.execute("CREATE TABLE IF NOT EXISTS " + KEYSPACE + ".kv (key text PRIMARY KEY, value blob)");
         cql.checkSchemaAgreement();
         insert = cql.prepare("INSERT INTO " + KEYSPACE + ".kv (key, value) VALUES (?, ?)");
         select = cql.prepare("SELECT value FROM " + KEYSPACE + ".kv WHERE key = ?");
+    }
+
+    /**
+     * IF NOT EXISTS keeps a keyspace an earlier run made with another factor: measuring on it would report one
+     * durability under the name of another, so that is refused rather than altered behind the user's back.
+     */
+    static void checkReplication(java.util.Map<String, String> replication, int wanted) {
+        String strategy = replication.getOrDefault("class", "");
+        String factor = replication.get("replication_factor");
+        if (!strategy.endsWith("SimpleStrategy") || factor == null || Integer.parseInt(factor) != wanted)
+            throw new IllegalStateException("the keyspace " + KEYSPACE + " exists with replication " + replication
+                    + ", not SimpleStrategy with factor " + wanted + " as -schema replication(factor=" + wanted + ") asks; "
+                    + "drop it (DROP KEYSPACE " + KEYSPACE + ") or run on another cluster");
     }
 
     private BoundStatement insert(long key, long valueId) {

@@ -12,14 +12,17 @@ import java.util.List;
  */
 public final class StressCommand {
     static final String USAGE = String.join("\n",
-            "usage: bin/fastccs stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s]",
+            "usage: bin/fastccs stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s] [cl=ONE|QUORUM|ALL|LOCAL_QUORUM]",
             "         [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]",
             "         [-node 127.0.0.1,127.0.0.2,...] [-port native=9042 fastccs=9142]",
             "         [-log interval=1s hdrfile=FILE] [-warmup duration=5s]",
             "         [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05 partitions=P]",
-            "         [-mode fastccs|eventual|batch] [-populate on|off] [-check] [--history FILE]",
+            "         [-mode fastccs|eventual|batch] [-schema replication(factor=N)] [-populate on|off] [-check] [--history FILE]",
             "Defaults: mixed, write fraction 0.05, duration=30s, threads=16 (closed loop), gaussian(1..10000),",
             "5 keys per read and per write, 128-byte values, -mode fastccs, -populate on (every key written once first).",
+            "cl= and -schema replication(factor=N) are for -mode eventual and batch (default cl=ONE, factor 1): the keyspace",
+            "stress_plain is created with that factor, and a run refuses one that exists with another. FastCCS has its own",
+            "consistency; its replication is the nodes' replication_factor (bin/fastccs cluster start --rf 3).",
             "partitions=P makes every transaction's keys span exactly P partitions (the ring is asked on the FastCCS port).",
             "fixed=R/s runs an open loop: latency counts from each operation's intended start.",
             "--history FILE records every transaction (and final reads of all written keys, session 0) for",
@@ -48,7 +51,7 @@ public final class StressCommand {
             case FASTCCS -> new FastCcsBackend(contacts(o.nodes, o.fastccsPort), o.valueSize, Math.min(32, Math.max(4, o.threads)),
                     o.user, o.password, tls);
             case EVENTUAL, BATCH -> new CqlBackend(contacts(o.nodes, o.nativePort), o.mode == StressOptions.Mode.BATCH,
-                    o.valueSize, "datacenter1", o.user, o.password, tls);
+                    o.valueSize, "datacenter1", o.user, o.password, tls, o.consistency, o.replicationFactor);
         };
     }
 

@@ -14,18 +14,23 @@ import java.util.regex.Pattern;
 /**
  * The options of {@code bin/fastccs stress}, in cassandra-stress's syntax:
  * <pre>
- * stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s]
+ * stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s] [cl=ONE|QUORUM|ALL|LOCAL_QUORUM]
  *        [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]
  *        [-node 127.0.0.1,127.0.0.2] [-port native=9042 fastccs=9142] [-log interval=1s hdrfile=FILE]
  *        [-warmup duration=5s] [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05 partitions=P]
  *        [-mode fastccs|eventual|batch [user=U password=P]] [-transport truststore=FILE truststore-password=P]
- *        [-populate on|off] [-check] [--history FILE]
+ *        [-schema replication(factor=N)] [-populate on|off] [-check] [--history FILE]
  * </pre>
+ * {@code cl=} and {@code -schema} are for the plain-Cassandra modes ({@code eventual}, {@code batch}): FastCCS has its
+ * own consistency, and its replication is the nodes' {@code replication_factor} setting.
  */
 public final class StressOptions {
     public enum Command { READ, WRITE, MIXED }
 
     public enum Mode { FASTCCS, EVENTUAL, BATCH }
+
+    /** The Java driver's consistency levels that a plain-Cassandra run may ask for, as cassandra-stress spells them. */
+    public enum Consistency { ONE, QUORUM, ALL, LOCAL_QUORUM }
 
     public Command command = Command.MIXED;
     /** Share of write transactions; read: 0, write: 1, mixed: W / (W + R), default 0.05 (Table 4.1). */
@@ -46,6 +51,10 @@ public final class StressOptions {
     /** Partitions each transaction's keys span (figure 4.7); 0 leaves it to the key distribution. */
     public int partitionsPerTxn = 0;
     public Mode mode = Mode.FASTCCS;
+    /** Consistency of every CQL request in the plain-Cassandra modes. */
+    public Consistency consistency = Consistency.ONE;
+    /** Replication factor of the keyspace {@code stress_plain} in the plain-Cassandra modes. */
+    public int replicationFactor = 1;
     /** Credentials for FastCCS and CQL alike (Cassandra's PasswordAuthenticator), or null. */
     public String user, password;
     /** TLS (client_encryption_options): the truststore, or null for plain connections. */
@@ -60,6 +69,7 @@ public final class StressOptions {
     public Runnable atMeasureStart = () -> { }, atMeasureEnd = () -> { };
 
     private static final Pattern RATIO = Pattern.compile("ratio\\((.*)\\)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern REPLICATION = Pattern.compile("replication\\((.*)\\)", Pattern.CASE_INSENSITIVE);
 
     public static StressOptions parse(String... args) {
         StressOptions o = new StressOptions();
@@ -91,7 +101,7 @@ public final class StressOptions {
                 o.duration = parseDuration(a.substring(9));
                 o.n = -1;
             } else if (a.toLowerCase(Locale.ROOT).startsWith("cl=")) {
-                // accepted for compatibility with cassandra-stress command lines; the mode decides consistency
+                o.consistency = parseConsistency(a.substring(3));
             } else throw new IllegalArgumentException("unknown argument '" + a + "'");
         }
         while (i < args.length) {
@@ -172,6 +182,18 @@ public final class StressOptions {
                         throw new IllegalArgumentException("unknown mode '" + params.get(0) + "' (fastccs, eventual or batch)");
                     }
                 }
+                case "-schema" -> {
+                    if (params.isEmpty()) throw new IllegalArgumentException("-schema takes replication(factor=N)");
+                    for (String p : params) {
+                        Matcher m = REPLICATION.matcher(p);
+                        if (!m.matches()) throw new IllegalArgumentException("-schema: unknown '" + p + "' (replication(factor=N))");
+                        for (var e : keyValues(List.of(m.group(1).split(",")), "replication").entrySet()) {
+                            if (!e.getKey().equals("factor"))
+                                throw new IllegalArgumentException("-schema replication: unknown '" + e.getKey() + "' (factor=N)");
+                            o.replicationFactor = positive(Integer.parseInt(e.getValue()), "replication factor");
+                        }
+                    }
+                }
                 case "-populate" -> {
                     if (params.size() > 1) throw new IllegalArgumentException("-populate takes on or off");
                     String v = params.isEmpty() ? "on" : params.get(0).toLowerCase(Locale.ROOT);
@@ -202,12 +224,26 @@ public final class StressOptions {
             if (txnWriteFraction < 0 || txnWriteFraction > 1) throw new IllegalArgumentException("write-fraction must be in [0, 1]");
             o.writeFraction = txnWriteFraction;
         }
+        if (o.mode == Mode.FASTCCS && o.consistency != Consistency.ONE)
+            throw new IllegalArgumentException("cl=" + o.consistency + " is for -mode eventual and batch: FastCCS has its own "
+                    + "consistency (causal, every transaction), which no consistency level changes");
+        if (o.mode == Mode.FASTCCS && o.replicationFactor != 1)
+            throw new IllegalArgumentException("-schema replication(factor=" + o.replicationFactor + ") is for -mode eventual and "
+                    + "batch: FastCCS replicates its partitions by the nodes' replication_factor setting (cluster start --rf)");
         if (o.valueSize < 24) throw new IllegalArgumentException("value-size must be at least 24 bytes (the value id leads each value)");
         if (o.partitionsPerTxn > Math.min(o.keysPerRead, o.keysPerWrite))
             throw new IllegalArgumentException("partitions=" + o.partitionsPerTxn + " needs at least that many keys per read and per write");
         int most = Math.max(o.writeFraction < 1 ? o.keysPerRead : 0, o.writeFraction > 0 ? o.keysPerWrite : 0);
         if (most > o.population.size()) throw new IllegalArgumentException("the population has fewer keys than a transaction needs");
         return o;
+    }
+
+    private static Consistency parseConsistency(String level) {
+        try {
+            return Consistency.valueOf(level.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown consistency level '" + level + "' (cl=ONE, QUORUM, ALL or LOCAL_QUORUM)");
+        }
     }
 
     private static void noParams(String opt, List<String> params) {
@@ -256,6 +292,7 @@ public final class StressOptions {
                 command.name().toLowerCase(Locale.ROOT), mode.name().toLowerCase(Locale.ROOT), writeFraction,
                 n > 0 ? "n=" + n : "duration=" + duration.toMillis() / 1000.0 + "s", threads,
                 fixedRate > 0 ? String.format(Locale.ROOT, " fixed=%.0f/s", fixedRate) : "", population, keysPerRead, keysPerWrite, valueSize)
-                + (partitionsPerTxn > 0 ? " partitions=" + partitionsPerTxn : "");
+                + (partitionsPerTxn > 0 ? " partitions=" + partitionsPerTxn : "")
+                + (mode != Mode.FASTCCS ? " cl=" + consistency + " replication(factor=" + replicationFactor + ")" : "");
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,6 +22,8 @@ class StressOptionsTest {
         assertThat(o.duration).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.fixedRate).isZero();
         assertThat(o.populate).isTrue();
+        assertThat(o.consistency).isEqualTo(StressOptions.Consistency.ONE);
+        assertThat(o.replicationFactor).isEqualTo(1);
     }
 
     @Test
@@ -69,6 +72,53 @@ class StressOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown 'role'");
         assertThatThrownBy(() -> StressOptions.parse("mixed", "-transport", "truststore-password=x"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("truststore=FILE");
+    }
+
+    @Test
+    void consistencyAndReplicationForPlainCassandraInCassandraStressSyntax() {
+        StressOptions o = StressOptions.parse("mixed", "duration=5s", "cl=QUORUM", "-mode", "eventual", "-schema", "replication(factor=3)");
+        assertThat(o.consistency).isEqualTo(StressOptions.Consistency.QUORUM);
+        assertThat(o.replicationFactor).isEqualTo(3);
+        assertThat(o.describe()).contains("cl=QUORUM").contains("replication(factor=3)");
+        assertThat(StressOptions.parse("write", "cl=local_quorum", "-mode", "batch").consistency).isEqualTo(StressOptions.Consistency.LOCAL_QUORUM);
+        assertThat(StressOptions.parse("read", "cl=ALL", "-mode", "eventual").consistency).isEqualTo(StressOptions.Consistency.ALL);
+        StressOptions plain = StressOptions.parse("mixed", "-mode", "eventual");
+        assertThat(plain.describe()).contains("cl=ONE").contains("replication(factor=1)");
+        // ONE is what FastCCS mode means anyway, so cassandra-stress command lines that name it still run.
+        StressOptions fastccs = StressOptions.parse("mixed", "cl=ONE", "-mode", "fastccs");
+        assertThat(fastccs.consistency).isEqualTo(StressOptions.Consistency.ONE);
+        assertThat(fastccs.describe()).doesNotContain("cl=").doesNotContain("replication(");
+    }
+
+    @Test
+    void fastccsRefusesAConsistencyLevelOrAKeyspaceFactor() {
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "cl=QUORUM"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FastCCS has its own consistency");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "cl=ALL", "-mode", "fastccs"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FastCCS has its own consistency");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-schema", "replication(factor=3)"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replication_factor");
+    }
+
+    @Test
+    void rejectsBadConsistencyAndSchema() {
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "cl=TWO", "-mode", "eventual")).hasMessageContaining("unknown consistency level 'TWO'");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema")).hasMessageContaining("replication(factor=N)");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "keyspace=x")).hasMessageContaining("unknown 'keyspace=x'");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "replication(strategy=NetworkTopologyStrategy)"))
+                .hasMessageContaining("unknown 'strategy'");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "replication(factor=0)")).hasMessageContaining("positive");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "replication(factor=three)"))
+                .isInstanceOf(NumberFormatException.class);
+    }
+
+    @Test
+    void aKeyspaceMadeWithAnotherFactorIsRefused() {
+        CqlBackend.checkReplication(Map.of("class", "org.apache.cassandra.locator.SimpleStrategy", "replication_factor", "3"), 3);
+        assertThatThrownBy(() -> CqlBackend.checkReplication(Map.of("class", "org.apache.cassandra.locator.SimpleStrategy", "replication_factor", "1"), 3))
+                .hasMessageContaining("exists with replication").hasMessageContaining("factor 3").hasMessageContaining("DROP KEYSPACE stress_plain");
+        assertThatThrownBy(() -> CqlBackend.checkReplication(Map.of("class", "org.apache.cassandra.locator.NetworkTopologyStrategy", "datacenter1", "3"), 3))
+                .hasMessageContaining("exists with replication");
     }
 
     @Test

@@ -1,0 +1,342 @@
+package io.fastccs.tools.experiment;
+
+import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.NodeStatus;
+import io.fastccs.tools.cluster.Ports;
+import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.stress.StressCommand;
+import io.fastccs.tools.stress.StressOptions;
+import io.fastccs.tools.stress.StressOptions.Consistency;
+import io.fastccs.tools.stress.StressOptions.Mode;
+import io.fastccs.tools.stress.StressResult;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * {@code bin/fastccs experiment replication}: what replicated partitions cost. Two local 3-node clusters run side by
+ * side, one with replication factor 1 and one with 3 (each partition a Raft group of three nodes). Per workload and
+ * repetition four arms run one after the other: FastCCS on each cluster, and plain Cassandra on the RF=3 cluster with
+ * its keyspace at factor 3 (the same durability) at consistency ONE and QUORUM. The order of the arms is reversed on
+ * even repetitions so that drift does not favour one.
+ */
+@Command(name = "experiment replication", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"What replication costs: FastCCS at replication factor 3 against factor 1, and",
+                "against plain Cassandra at factor 3 with consistency ONE and QUORUM, on two",
+                "local 3-node clusters started side by side: RF=1 on 127.0.S.k in <repo>/.cluster-rf1,",
+                "RF=3 on 127.0.S+1.k in <repo>/.cluster-rf3 (clusters already running there are used",
+                "as they are). Workloads: mixed (Table 4.1, as 'latency' runs it) and write (write-only",
+                "transactions, as 'write-batch' runs it). Arms per workload and repetition, reversed on",
+                "even repetitions: fastccs-rf1, fastccs-rf3, eventual-one-rf3, eventual-quorum-rf3.",
+                "Writes results/replication.csv and prints the ratios; bin/fastccs plot draws it."})
+public final class ReplicationExperiment implements Callable<Integer> {
+    static final String NAME = "replication";
+    static final int NODES = 3;
+
+    @Option(names = "--subnet", description = "loopback subnet of the RF=1 cluster; the RF=3 cluster takes the next one (default: ${DEFAULT-VALUE})")
+    int subnet = 56;
+    @Option(names = "--keep", description = "leave the clusters this command started running")
+    boolean keep;
+    @Option(names = "--duration", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
+    int seconds = 15;
+    @Option(names = "--warmup", description = "warm-up seconds per run, not measured (default: ${DEFAULT-VALUE})")
+    int warmup = 5;
+    @Option(names = "--threads", description = "client threads, closed loop (default: ${DEFAULT-VALUE})")
+    int threads = 16;
+    @Option(names = "--keys", description = "population, gaussian(1..KEYS) as in Table 4.1 (default: ${DEFAULT-VALUE})")
+    int keys = 10_000;
+    @Option(names = "--reps", description = "repetitions of every arm (default: ${DEFAULT-VALUE})")
+    int reps = 1;
+    @Option(names = "--out", paramLabel = "DIR", description = "where replication.csv goes (default: ${DEFAULT-VALUE})")
+    Path out = Path.of("results");
+
+    /** A workload: its name in the CSV's value column and the stress command that runs it with Table 4.1 otherwise. */
+    record Workload(String name, String command) {
+    }
+
+    static final List<Workload> WORKLOADS = List.of(new Workload("mixed", "mixed"), new Workload("write", "write"));
+
+    /**
+     * One side of the comparison: a mode on the cluster of {@code clusterFactor}; for plain Cassandra a consistency
+     * level and the factor of its keyspace.
+     */
+    record Arm(String name, Mode mode, int clusterFactor, Consistency consistency, int keyspaceFactor) {
+    }
+
+    static final Arm FASTCCS_RF1 = new Arm("fastccs-rf1", Mode.FASTCCS, 1, Consistency.ONE, 1);
+    static final Arm FASTCCS_RF3 = new Arm("fastccs-rf3", Mode.FASTCCS, 3, Consistency.ONE, 1);
+    static final Arm EVENTUAL_ONE_RF3 = new Arm("eventual-one-rf3", Mode.EVENTUAL, 3, Consistency.ONE, 3);
+    static final Arm EVENTUAL_QUORUM_RF3 = new Arm("eventual-quorum-rf3", Mode.EVENTUAL, 3, Consistency.QUORUM, 3);
+    static final List<Arm> ARMS = List.of(FASTCCS_RF1, FASTCCS_RF3, EVENTUAL_ONE_RF3, EVENTUAL_QUORUM_RF3);
+
+    /** A local cluster of one replication factor, and whether this command started it (and so stops it). */
+    private static final class Target {
+        final int factor;
+        final int subnet;
+        final LocalCluster cluster;
+        volatile boolean startedHere;
+        List<String> hosts = List.of();
+
+        Target(Path dir, int factor, int subnet) {
+            this.factor = factor;
+            this.subnet = subnet;
+            this.cluster = LocalCluster.at(dir, line -> System.out.println("  [rf" + factor + "] " + line));
+        }
+    }
+
+    private int failedRuns;
+
+    /** The arms in the order they run in repetition {@code rep} (from 1): reversed on even repetitions. */
+    static List<Arm> order(int rep) {
+        List<Arm> order = new ArrayList<>(ARMS);
+        if (rep % 2 == 0) Collections.reverse(order);
+        return order;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (subnet < 0 || subnet + 1 > 99) throw new IllegalArgumentException("--subnet must be 0 to 98 (the RF=3 cluster takes S+1), not " + subnet);
+        // Six nodes start at once on a small machine, and a replicated plugin serves only once its groups have leaders:
+        // minutes after CQL opens, not the 30 s a single cluster gets (as nemesis does).
+        if (System.getProperty("fastccs.cluster.pluginGraceSeconds") == null)
+            System.setProperty("fastccs.cluster.pluginGraceSeconds", "240");
+        Path root = LocalCluster.repoRoot().orElse(Path.of("."));
+        Target rf1 = new Target(root.resolve(".cluster-rf1"), 1, subnet);
+        Target rf3 = new Target(root.resolve(".cluster-rf3"), 3, subnet + 1);
+        List<Target> targets = List.of(rf1, rf3);
+        Thread cleanup = new Thread(() -> stopStartedHere(targets), "replication-experiment-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup); // an interrupted run must not leave six nodes behind
+        try {
+            bringUp(targets);
+            Files.createDirectories(out);
+            long[] nodePids = targets.stream().flatMapToLong(t -> t.cluster.status().stream().mapToLong(NodeStatus::pid).filter(pid -> pid > 0))
+                    .toArray();
+            run(rf1, rf3, nodePids);
+        } finally {
+            stopStartedHere(targets);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs anyway
+            }
+        }
+        if (failedRuns > 0) System.out.println(failedRuns + " run(s) failed and are left out of the CSV file");
+        return failedRuns > 0 ? 1 : 0;
+    }
+
+    /** Starts both clusters at once (each start waits minutes for its nodes), or uses those already running. */
+    private void bringUp(List<Target> targets) throws Exception {
+        ExecutorService starters = Executors.newFixedThreadPool(targets.size());
+        try {
+            List<CompletableFuture<Void>> ups = new ArrayList<>();
+            for (Target t : targets) ups.add(CompletableFuture.runAsync(() -> bringUp(t), starters));
+            try {
+                CompletableFuture.allOf(ups.toArray(CompletableFuture[]::new)).join(); // waits for both, even if one fails
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof Exception cause) throw cause;
+                throw e;
+            }
+        } finally {
+            starters.shutdown();
+        }
+        for (Target t : targets) {
+            t.hosts = new ArrayList<>();
+            for (int k = 1; k <= t.cluster.nodeCount(); k++) t.hosts.add(t.cluster.ports().address(k));
+        }
+        checkReplicated(targets.get(1));
+    }
+
+    private void bringUp(Target t) {
+        LocalCluster cluster = t.cluster;
+        if (cluster.exists()) {
+            int factor = Integer.parseInt(cluster.nodeSettings().getOrDefault("replication_factor", "1"));
+            if (factor != t.factor)
+                throw new IllegalStateException(cluster.dir() + " holds a cluster with replication factor " + factor + ", not "
+                        + t.factor + ": remove it (bin/fastccs cluster remove --dir " + cluster.dir() + ")");
+            if (cluster.status().stream().allMatch(NodeStatus::serving)) {
+                System.out.printf("Using the RF=%d cluster running in %s (%d nodes on %s..)%n", t.factor, cluster.dir(),
+                        cluster.nodeCount(), cluster.ports().address(1));
+                return;
+            }
+        }
+        System.out.printf("Starting a local %d-node cluster with FastCCS, replication factor %d, on 127.0.%d.k in %s ...%n",
+                NODES, t.factor, t.subnet, cluster.dir());
+        t.startedHere = true; // before start: a start that fails may leave some nodes running
+        // Six nodes start at once on a small machine: more time than one cluster's default.
+        cluster.start(StartOptions.nodes(NODES).onSubnet(t.subnet).withTimeout(Duration.ofMinutes(10))
+                .withNodeSettings(Map.of("replication_factor", Integer.toString(t.factor))));
+    }
+
+    /** The node logs say what the plugin runs: each node of the RF=3 cluster must be a member of replica groups. */
+    private static void checkReplicated(Target t) throws IOException {
+        for (int k = 1; k <= t.cluster.nodeCount(); k++) {
+            String said = null;
+            for (String line : Files.readAllLines(t.cluster.systemLog(k), StandardCharsets.UTF_8))
+                if (line.contains("is a member of groups")) said = line;
+            if (said == null || !said.contains("(replication factor " + t.factor + ")"))
+                throw new IllegalStateException("node " + k + " of " + t.cluster.dir() + " does not run replicated partitions: its log "
+                        + (said == null ? "names no replica groups" : "says " + said.trim()));
+            System.out.println("  [rf" + t.factor + "] node " + k + ": " + said.substring(said.indexOf("FastCCS node")).trim());
+        }
+    }
+
+    private void stopStartedHere(List<Target> targets) {
+        for (Target t : targets) {
+            if (!t.startedHere) continue;
+            if (keep) {
+                System.out.println("cluster left running: bin/fastccs cluster remove --dir " + t.cluster.dir());
+                continue;
+            }
+            try {
+                System.out.println("stopping the RF=" + t.factor + " cluster ...");
+                t.cluster.stop();
+                t.cluster.remove();
+            } catch (RuntimeException e) {
+                System.err.println("could not remove " + t.cluster.dir() + ": " + e);
+            }
+            t.startedHere = false;
+        }
+    }
+
+    private void run(Target rf1, Target rf3, long[] nodePids) throws Exception {
+        Path csvFile = out.resolve(NAME + ".csv");
+        Instant began = Instant.now();
+        System.out.printf("%n=== %s: workloads %s, arms %s, %d s + %d s warm-up per run, %d threads, %d repetition%s%n", NAME,
+                WORKLOADS.stream().map(Workload::name).toList(), ARMS.stream().map(Arm::name).toList(), seconds, warmup, threads,
+                reps, reps == 1 ? "" : "s");
+        List<Row> rows = new ArrayList<>();
+        int runsTotal = WORKLOADS.size() * reps * ARMS.size(), runsDone = 0;
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {
+            csv.println(ExperimentCommand.CSV_HEADER);
+            for (Workload w : WORKLOADS) {
+                for (int rep = 1; rep <= reps; rep++) {
+                    for (Arm arm : order(rep)) {
+                        Target on = arm.clusterFactor() == 3 ? rf3 : rf1;
+                        StressOptions o = StressOptions.parse(arguments(w, arm, on.cluster.ports(), on.hosts));
+                        o.quiet = true;
+                        runsDone++;
+                        System.out.println(ExperimentCommand.runHeader(runsDone, runsTotal, began, "workload", w.name(), arm.name(), rep, o));
+                        // Both clusters' nodes: the idle one's heartbeats take CPU from the same two cores.
+                        CpuMeter cpu = new CpuMeter(nodePids);
+                        o.atMeasureStart = cpu::start;
+                        o.atMeasureEnd = cpu::stop;
+                        StressResult r;
+                        try {
+                            r = StressCommand.run(o, System.out);
+                        } catch (Exception failure) {
+                            System.out.println("    run failed, left out: " + failure);
+                            failedRuns++;
+                            continue;
+                        }
+                        long ops = Math.max(1, r.reads() + r.writes());
+                        Row row = new Row(w.name(), arm, rep, r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart());
+                        rows.add(row);
+                        csv.println(ExperimentCommand.csvRow(NAME, "-", "workload", w.name(), arm.name(), rep, r,
+                                row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage()));
+                        csv.flush();
+                        System.out.println(ExperimentCommand.runSummary(r, row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage()));
+                    }
+                }
+            }
+        }
+        printRatios(rows, System.out);
+        System.out.printf("wrote %s in %.0f s%n", csvFile, Duration.between(began, Instant.now()).toMillis() / 1e3);
+    }
+
+    String[] arguments(Workload w, Arm arm, Ports ports, List<String> hosts) {
+        List<String> args = new ArrayList<>(List.of(w.command(), "duration=" + seconds + "s"));
+        if (arm.mode() != Mode.FASTCCS) args.add("cl=" + arm.consistency());
+        args.addAll(List.of("-rate", "threads=" + threads, "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s",
+                "-mode", arm.mode().name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs(),
+                "-node", String.join(",", hosts)));
+        if (arm.mode() != Mode.FASTCCS) args.addAll(List.of("-schema", "replication(factor=" + arm.keyspaceFactor() + ")"));
+        return args.toArray(String[]::new);
+    }
+
+    record Row(String workload, Arm arm, int rep, StressResult result, double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp,
+               double loadAverage) {
+    }
+
+    /**
+     * Per workload, each arm's means over repetitions; then the ratios the comparison is about: FastCCS at RF=3 over
+     * RF=1 (throughput, and p99s as a factor of RF=1's), and over plain Cassandra at RF=3 (throughput).
+     */
+    static void printRatios(List<Row> rows, PrintStream out) {
+        out.printf("%n%s: mean over repetitions%n", NAME);
+        out.printf("%-9s %-20s %10s %10s %10s %10s %10s %15s%n", "workload", "arm", "op/s", "read p50", "read p99", "write p50",
+                "write p99", "node CPU us/op");
+        for (Workload w : WORKLOADS) {
+            for (Arm arm : ARMS) {
+                out.printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s %10s %10s %15s%n", w.name(), arm.name(),
+                        number("%,.0f", mean(rows, w, arm, r -> r.result().opRate())),
+                        number("%.2f", meanReads(rows, w, arm, r -> r.result().read().median())),
+                        number("%.2f", meanReads(rows, w, arm, r -> r.result().read().p99())),
+                        number("%.2f", meanWrites(rows, w, arm, r -> r.result().write().median())),
+                        number("%.2f", meanWrites(rows, w, arm, r -> r.result().write().p99())),
+                        number("%.0f", mean(rows, w, arm, Row::nodeCpuMicrosPerOp)));
+            }
+        }
+        out.println("(latencies in ms; node CPU counts both clusters' nodes)");
+        out.printf("%n%-9s %14s %18s %19s %22s %19s%n", "workload", "rf3/rf1 op/s", "rf3/rf1 read p99", "rf3/rf1 write p99",
+                "rf3/quorum-rf3 op/s", "rf3/one-rf3 op/s");
+        for (Workload w : WORKLOADS) {
+            double rf3 = mean(rows, w, FASTCCS_RF3, r -> r.result().opRate());
+            out.printf(Locale.ROOT, "%-9s %14s %18s %19s %22s %19s%n", w.name(),
+                    number("%.2f", rf3 / mean(rows, w, FASTCCS_RF1, r -> r.result().opRate())),
+                    number("%.2fx", meanReads(rows, w, FASTCCS_RF3, r -> r.result().read().p99())
+                            / meanReads(rows, w, FASTCCS_RF1, r -> r.result().read().p99())),
+                    number("%.2fx", meanWrites(rows, w, FASTCCS_RF3, r -> r.result().write().p99())
+                            / meanWrites(rows, w, FASTCCS_RF1, r -> r.result().write().p99())),
+                    number("%.2f", rf3 / mean(rows, w, EVENTUAL_QUORUM_RF3, r -> r.result().opRate())),
+                    number("%.2f", rf3 / mean(rows, w, EVENTUAL_ONE_RF3, r -> r.result().opRate())));
+        }
+    }
+
+    /** "-" for a figure nobody measured (an arm whose runs all failed, reads in a write-only workload). */
+    private static String number(String format, double x) {
+        return Double.isFinite(x) ? String.format(Locale.ROOT, format, x) : "-";
+    }
+
+    private static double mean(List<Row> rows, Workload w, Arm arm, ToDoubleFunction<Row> f) {
+        return rows.stream().filter(r -> r.workload().equals(w.name()) && r.arm().equals(arm)).mapToDouble(f).average().orElse(Double.NaN);
+    }
+
+    /** Over the runs that read: a run without reads has no read latency, not a latency of 0. */
+    private static double meanReads(List<Row> rows, Workload w, Arm arm, ToDoubleFunction<Row> f) {
+        return mean(rows.stream().filter(r -> r.result().reads() > 0).toList(), w, arm, f);
+    }
+
+    private static double meanWrites(List<Row> rows, Workload w, Arm arm, ToDoubleFunction<Row> f) {
+        return mean(rows.stream().filter(r -> r.result().writes() > 0).toList(), w, arm, f);
+    }
+
+    public static void main(String[] args) {
+        io.fastccs.tools.cluster.ToolLogging.quiet();
+        CommandLine cl = new CommandLine(new ReplicationExperiment());
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            System.err.println("experiment replication: " + ex.getMessage());
+            return ex instanceof IllegalArgumentException ? 2 : 3;
+        });
+        System.exit(cl.execute(args));
+    }
+}

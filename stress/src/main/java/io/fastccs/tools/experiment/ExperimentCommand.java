@@ -12,6 +12,7 @@ import io.fastccs.tools.stress.StressResult;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -58,16 +59,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     List<String> remoteNodes;
     @Option(names = "--keep", description = "leave a cluster this command started running")
     boolean keep;
-    @Option(names = "--duration", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
-    int seconds = 15;
-    @Option(names = "--warmup", description = "warm-up seconds per run, not measured (default: ${DEFAULT-VALUE})")
-    int warmup = 5;
-    @Option(names = "--threads", description = "client threads, closed loop (default: ${DEFAULT-VALUE})")
-    int threads = 16;
-    @Option(names = "--keys", description = "population, gaussian(1..KEYS) as in Table 4.1 (default: ${DEFAULT-VALUE})")
-    int keys = 10_000;
-    @Option(names = "--reps", description = "repetitions of every point (default: ${DEFAULT-VALUE})")
-    int reps = 1;
+    @Mixin
+    RunOptions run = new RunOptions();
     @Option(names = "--out", paramLabel = "DIR", description = "where the CSV files go (default: ${DEFAULT-VALUE})")
     Path out = Path.of("results");
     @Option(names = "--points", split = ",", paramLabel = "V", description = "the values of the varied parameter instead of the defaults")
@@ -158,15 +151,15 @@ public final class ExperimentCommand implements Callable<Integer> {
         Path csvFile = out.resolve(e.name() + ".csv");
         Instant began = Instant.now();
         System.out.printf("%n=== %s (figure %s): %s over %s, modes %s, %d s + %d s warm-up per run, %s threads, %d repetition%s%n",
-                e.name(), e.figure(), e.parameter(), values, e.modes(), seconds, warmup,
-                e.parameter().equals("threads") ? "varied" : Integer.toString(threads), reps, reps == 1 ? "" : "s");
+                e.name(), e.figure(), e.parameter(), values, e.modes(), run.seconds, run.warmup,
+                e.parameter().equals("threads") ? "varied" : Integer.toString(run.threads), run.reps, run.reps == 1 ? "" : "s");
         List<Row> rows = new ArrayList<>();
         Map<String, Histogram> cdf = new LinkedHashMap<>();
-        int runsTotal = values.size() * reps * e.modes().size(), runsDone = 0;
+        int runsTotal = values.size() * run.reps * e.modes().size(), runsDone = 0;
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {
             csv.println(CSV_HEADER);
             for (String value : values) {
-                for (int rep = 1; rep <= reps; rep++) {
+                for (int rep = 1; rep <= run.reps; rep++) {
                     List<StressOptions.Mode> order = new ArrayList<>(e.modes());
                     if (rep % 2 == 0) java.util.Collections.reverse(order);
                     for (StressOptions.Mode mode : order) {
@@ -231,9 +224,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
 
     String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, List<String> hosts) {
-        String threadCount = e.parameter().equals("threads") ? value : Integer.toString(threads);
-        List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + seconds + "s", "-rate", "threads=" + threadCount,
-                "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s",
+        String threadCount = e.parameter().equals("threads") ? value : Integer.toString(run.threads);
+        List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + run.seconds + "s", "-rate", "threads=" + threadCount,
+                "-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + run.warmup + "s",
                 "-mode", mode.name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
         args.addAll(List.of("-node", String.join(",", hosts)));
         switch (e.parameter()) {

@@ -11,6 +11,7 @@ import io.fastccs.tools.stress.StressOptions.Mode;
 import io.fastccs.tools.stress.StressResult;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -57,16 +58,8 @@ public final class ReplicationExperiment implements Callable<Integer> {
     int subnet = 56;
     @Option(names = "--keep", description = "leave the clusters this command started running")
     boolean keep;
-    @Option(names = "--duration", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
-    int seconds = 15;
-    @Option(names = "--warmup", description = "warm-up seconds per run, not measured (default: ${DEFAULT-VALUE})")
-    int warmup = 5;
-    @Option(names = "--threads", description = "client threads, closed loop (default: ${DEFAULT-VALUE})")
-    int threads = 16;
-    @Option(names = "--keys", description = "population, gaussian(1..KEYS) as in Table 4.1 (default: ${DEFAULT-VALUE})")
-    int keys = 10_000;
-    @Option(names = "--reps", description = "repetitions of every arm (default: ${DEFAULT-VALUE})")
-    int reps = 1;
+    @Mixin
+    RunOptions run = new RunOptions();
     @Option(names = "--out", paramLabel = "DIR", description = "where replication.csv goes (default: ${DEFAULT-VALUE})")
     Path out = Path.of("results");
 
@@ -222,14 +215,14 @@ public final class ReplicationExperiment implements Callable<Integer> {
         Path csvFile = out.resolve(NAME + ".csv");
         Instant began = Instant.now();
         System.out.printf("%n=== %s: workloads %s, arms %s, %d s + %d s warm-up per run, %d threads, %d repetition%s%n", NAME,
-                WORKLOADS.stream().map(Workload::name).toList(), ARMS.stream().map(Arm::name).toList(), seconds, warmup, threads,
-                reps, reps == 1 ? "" : "s");
+                WORKLOADS.stream().map(Workload::name).toList(), ARMS.stream().map(Arm::name).toList(), run.seconds, run.warmup, run.threads,
+                run.reps, run.reps == 1 ? "" : "s");
         List<Row> rows = new ArrayList<>();
-        int runsTotal = WORKLOADS.size() * reps * ARMS.size(), runsDone = 0;
+        int runsTotal = WORKLOADS.size() * run.reps * ARMS.size(), runsDone = 0;
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {
             csv.println(ExperimentCommand.CSV_HEADER);
             for (Workload w : WORKLOADS) {
-                for (int rep = 1; rep <= reps; rep++) {
+                for (int rep = 1; rep <= run.reps; rep++) {
                     for (Arm arm : order(rep)) {
                         Target on = arm.clusterFactor() == 3 ? rf3 : rf1;
                         StressOptions o = StressOptions.parse(arguments(w, arm, on.cluster.ports(), on.hosts));
@@ -264,9 +257,9 @@ public final class ReplicationExperiment implements Callable<Integer> {
     }
 
     String[] arguments(Workload w, Arm arm, Ports ports, List<String> hosts) {
-        List<String> args = new ArrayList<>(List.of(w.command(), "duration=" + seconds + "s"));
+        List<String> args = new ArrayList<>(List.of(w.command(), "duration=" + run.seconds + "s"));
         if (arm.mode() != Mode.FASTCCS) args.add("cl=" + arm.consistency());
-        args.addAll(List.of("-rate", "threads=" + threads, "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s",
+        args.addAll(List.of("-rate", "threads=" + run.threads, "-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + run.warmup + "s",
                 "-mode", arm.mode().name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs(),
                 "-node", String.join(",", hosts)));
         if (arm.mode() != Mode.FASTCCS) args.addAll(List.of("-schema", "replication(factor=" + arm.keyspaceFactor() + ")"));

@@ -167,20 +167,13 @@ public final class ExperimentCommand implements Callable<Integer> {
                         o.quiet = true;
                         runsDone++;
                         System.out.println(runHeader(runsDone, runsTotal, began, e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o));
-                        CpuMeter cpu = new CpuMeter(nodePids);
-                        o.atMeasureStart = cpu::start;
-                        o.atMeasureEnd = cpu::stop;
-                        StressResult r;
-                        try {
-                            r = StressCommand.run(o, System.out);
-                        } catch (Exception failure) {
-                            // One failed run (a node too slow to answer on a loaded machine) leaves a gap, not an end.
-                            System.out.println("    run failed, left out: " + failure);
+                        MeteredRun m = MeteredRun.of(o, nodePids);
+                        if (m == null) {
                             failedRuns++;
                             continue;
                         }
-                        long ops = Math.max(1, r.reads() + r.writes());
-                        Row row = new Row(e, value, mode, rep, r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart());
+                        StressResult r = m.result();
+                        Row row = new Row(e, value, mode, rep, r, m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), m.loadAverage());
                         rows.add(row);
                         csv.println(row.csv());
                         csv.flush();

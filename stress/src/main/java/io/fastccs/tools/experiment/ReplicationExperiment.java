@@ -229,20 +229,13 @@ public final class ReplicationExperiment implements Callable<Integer> {
                         o.quiet = true;
                         runsDone++;
                         System.out.println(ExperimentCommand.runHeader(runsDone, runsTotal, began, "workload", w.name(), arm.name(), rep, o));
-                        // Both clusters' nodes: the idle one's heartbeats take CPU from the same two cores.
-                        CpuMeter cpu = new CpuMeter(nodePids);
-                        o.atMeasureStart = cpu::start;
-                        o.atMeasureEnd = cpu::stop;
-                        StressResult r;
-                        try {
-                            r = StressCommand.run(o, System.out);
-                        } catch (Exception failure) {
-                            System.out.println("    run failed, left out: " + failure);
+                        MeteredRun m = MeteredRun.of(o, nodePids); // both clusters' nodes: the idle one shares the cores
+                        if (m == null) {
                             failedRuns++;
                             continue;
                         }
-                        long ops = Math.max(1, r.reads() + r.writes());
-                        Row row = new Row(w.name(), arm, rep, r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart());
+                        StressResult r = m.result();
+                        Row row = new Row(w.name(), arm, rep, r, m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), m.loadAverage());
                         rows.add(row);
                         csv.println(ExperimentCommand.csvRow(NAME, "-", "workload", w.name(), arm.name(), rep, r,
                                 row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage()));

@@ -120,6 +120,9 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         }
         GroupMember self = new GroupMember(selfId, membership.raftHosts().get(membership.self()), membership.raftPort(), 0);
         groups.replicas = ReplicaServer.start(self, storageDir, replicaSettings, joined);
+        // The port opens once every group has a leader somewhere, so the first requests find one (a bounded wait: with
+        // a majority of a group down there is none, and the node serves its other groups meanwhile).
+        groups.awaitLeaders(replicaSettings.electionTimeoutMax().multipliedBy(10));
         groups.server = new FastCcsServer(settings, groups, security);
         try {
             groups.server.start();
@@ -131,6 +134,22 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         logger.info("FastCCS node {} is a member of groups {} (replication factor {})", membership.self(),
                 groups.appliers.keySet(), membership.layout().replicationFactor());
         return groups;
+    }
+
+    /** Waits until every group of this node knows a leader, or {@code timeout}; says which have none then. */
+    private void awaitLeaders(java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<Integer> leaderless = new java.util.ArrayList<>();
+            for (int group : appliers.keySet()) if (replicas.log(group).leaderId().isEmpty()) leaderless.add(group);
+            if (leaderless.isEmpty()) return;
+            if (System.nanoTime() - deadline > 0) {
+                logger.warn("FastCCS: groups {} have no leader after {}; serving the others (is a majority of their members down?)",
+                        leaderless, timeout);
+                return;
+            }
+            Thread.sleep(50);
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ leadership

@@ -319,13 +319,7 @@ public final class FastCcsServer implements AutoCloseable {
                 notLeader(ctx, 0);
                 return;
             }
-            if (node == null) {
-                // A ring request needs no partition: a client may learn the ring from any node (a contact point).
-                identity = CLIENT;
-                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, router.ownPartition(), router.partitions()));
-                while (!held.isEmpty() && ctx.channel().isActive()) channelRead0(ctx, held.poll());
-                return;
-            }
+            // A Hello naming no partition is accepted even without a host here: a contact point answers ring requests.
             identity = CLIENT;
             ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions()));
             while (!held.isEmpty() && ctx.channel().isActive()) channelRead0(ctx, held.poll());

@@ -89,12 +89,16 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         t.setDaemon(true);
         return t;
     });
+    /** The ring as this node answers it: every partition at its leader's address. */
+    private final GroupRing nodeRing;
+    /** How long an append may take before it fails (the groups' request timeout). */
+    private final long appendTimeoutMillis;
     private ReplicaServer replicas;
     private FastCcsServer server;
     private volatile boolean closed;
 
     private PartitionGroups(NodeSettings settings, Membership membership, Stores stores, LongSupplier clockMicros,
-                            TransportSecurity security) {
+                            TransportSecurity security, ReplicaSettings replicaSettings) {
         this.settings = settings;
         this.membership = membership;
         this.stores = stores;
@@ -102,6 +106,8 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         this.security = security;
         this.hosts = new AtomicReferenceArray<>(membership.nodes().partitions());
         this.failed = new AtomicReferenceArray<>(membership.nodes().partitions());
+        this.nodeRing = new GroupRing(membership.nodes(), membership.layout(), membership.self(), this::leaderOf);
+        this.appendTimeoutMillis = replicaSettings.requestTimeout().toMillis();
     }
 
     /**
@@ -110,7 +116,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
      */
     public static PartitionGroups start(NodeSettings settings, Membership membership, Path storageDir, ReplicaSettings replicaSettings,
                                         Stores stores, LongSupplier clockMicros, TransportSecurity security) throws IOException, InterruptedException {
-        PartitionGroups groups = new PartitionGroups(settings, membership, stores, clockMicros, security);
+        PartitionGroups groups = new PartitionGroups(settings, membership, stores, clockMicros, security, replicaSettings);
         String selfId = membership.nodeIds().get(membership.self());
         Map<GroupSpec, ReplicaApplier> joined = new LinkedHashMap<>();
         for (int partition : membership.layout().groupsOf(membership.self())) {
@@ -202,7 +208,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         long term = log.term();
         try {
             // Everything appended before (by an earlier host in this term too) is applied once this entry is.
-            log.append(new byte[0]).get(settingsTimeoutMillis(), TimeUnit.MILLISECONDS);
+            log.append(new byte[0]).get(appendTimeoutMillis, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             logger.info("FastCCS group {}: not starting its host in term {}: {}", group, term, e.toString());
             return;
@@ -229,10 +235,6 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         node.startTicking();
         hosts.set(group, new Host(term, node, peers));
         logger.info("FastCCS group {}: serving as leader in term {}", group, term);
-    }
-
-    private long settingsTimeoutMillis() {
-        return 10_000;
     }
 
     private void stop(int group, Host h, String why) {
@@ -276,12 +278,12 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
 
     @Override
     public boolean mayActAs(InetAddress address, int partition) {
-        return new GroupRing(membership.nodes(), membership.layout(), membership.self(), this::leaderOf).mayActAs(address, partition);
+        return nodeRing.mayActAs(address, partition);
     }
 
     @Override
     public RingReply ring(long requestId) {
-        return new RingReply(requestId, new GroupRing(membership.nodes(), membership.layout(), membership.self(), this::leaderOf).members());
+        return new RingReply(requestId, nodeRing.members());
     }
 
     @Override

@@ -16,8 +16,6 @@ import org.apache.cassandra.db.Keyspace;
 import org.apache.cassandra.db.Mutation;
 import org.apache.cassandra.db.ReadExecutionController;
 import org.apache.cassandra.db.SinglePartitionReadCommand;
-import org.apache.cassandra.db.marshal.ByteBufferAccessor;
-import org.apache.cassandra.db.marshal.CompositeType;
 import org.apache.cassandra.db.marshal.Int32Type;
 import org.apache.cassandra.db.partitions.PartitionUpdate;
 import org.apache.cassandra.db.rows.Cell;
@@ -728,7 +726,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     private DecoratedKey versionsKey(Key key) {
         if (log == null) return versionsTable.decorateKey(keyBuffer(key));
-        return versionsTable.decorateKey(CompositeType.build(ByteBufferAccessor.instance, Int32Type.instance.decompose(self), keyBuffer(key)));
+        return versionsTable.decorateKey(StorageSchema.replicaVersionsKey(self, keyBuffer(key)));
     }
 
     private PartitionUpdate.SimpleBuilder localUpdate(ColumnFamilyStore table) {

@@ -184,8 +184,7 @@ public final class GroupApplier implements ReplicaApplier {
         for (UntypedResultSet.Row row : QueryProcessor.executeInternalWithPaging("SELECT DISTINCT partition, key FROM "
                 + StorageSchema.LOCAL_KEYSPACE + "." + StorageSchema.REPLICA_VERSIONS, 1000)) {
             if (row.getInt("partition") != group) continue;
-            keys.add(table.decorateKey(org.apache.cassandra.db.marshal.CompositeType.build(
-                    org.apache.cassandra.db.marshal.ByteBufferAccessor.instance, Int32Type.instance.decompose(group), row.getBytes("key"))));
+            keys.add(table.decorateKey(StorageSchema.replicaVersionsKey(group, row.getBytes("key"))));
         }
         return keys;
     }

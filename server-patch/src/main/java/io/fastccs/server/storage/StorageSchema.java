@@ -65,6 +65,12 @@ public final class StorageSchema {
     private StorageSchema() {
     }
 
+    /** The partition key of {@code key}'s versions in {@code replica_versions}: (group, key). */
+    static java.nio.ByteBuffer replicaVersionsKey(int group, java.nio.ByteBuffer key) {
+        return org.apache.cassandra.db.marshal.CompositeType.build(org.apache.cassandra.db.marshal.ByteBufferAccessor.instance,
+                org.apache.cassandra.db.marshal.Int32Type.instance.decompose(group), key);
+    }
+
     static KeyspaceMetadata replicatedKeyspace() {
         TableMetadata versions = parse(KEYSPACE, VERSIONS, VERSIONS_ID,
                 "FastCCS committed versions of the keys this node owns, newest by commit clock (see RecordCodec)",

@@ -22,5 +22,10 @@ public enum Bug {
      * A round one held back by its host is answered at its arrival snapshot however late: GC may have dropped, after
      * the version retention, the versions that snapshot would return.
      */
-    PIN_BEYOND_RETENTION
+    PIN_BEYOND_RETENTION,
+    /**
+     * Reads show the whole settled prefix although the host tracks its durable part and sends read answers without
+     * waiting for writes: an answer can show what a crash or a failover then loses.
+     */
+    READ_BEYOND_DURABLE
 }

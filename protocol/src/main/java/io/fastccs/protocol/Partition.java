@@ -64,6 +64,8 @@ public final class Partition {
     private final PartitionMetrics metrics = new PartitionMetrics();
 
     private long lastSequence;
+    /** The durable part of {@code svc[self]}, when the host tracks it; MAX_VALUE when it does not. */
+    private long durableSettled = Long.MAX_VALUE;
     /** The snapshot vector clock; {@code svc[self]} is the settled prefix of our own sequence numbers. */
     private final long[] svc;
     /**
@@ -230,6 +232,32 @@ public final class Partition {
         return VectorClock.of(svc);
     }
 
+    /** {@code svc[self]}, the settled prefix. */
+    public long settledPrefix() {
+        return svc[self];
+    }
+
+    /**
+     * From now on the host reports which part of the settled prefix is durable ({@link #onSettledDurable}), and reads
+     * show this partition's own entry and versions only up to that part (docs/design.md, "What a read answer rests
+     * on"): a read answer then depends on no write still on its way to disk or through the group's log, so the host
+     * may send it at once instead of behind every write made before it. What recovery found is durable already.
+     */
+    public void trackDurableSettled() {
+        durableSettled = svc[self];
+    }
+
+    /** The settled prefix up to {@code settled} is durable (the host saw the writes made up to its advance persist). */
+    public void onSettledDurable(long settled) {
+        if (durableSettled == Long.MAX_VALUE) return; // not tracked: reads use svc[self]
+        durableSettled = Math.max(durableSettled, Math.min(settled, svc[self]));
+    }
+
+    /** How far reads show our own entry: the settled prefix, or its durable part when the host tracks that. */
+    public long readableSettled() {
+        return config.has(Bug.READ_BEYOND_DURABLE) ? svc[self] : Math.min(svc[self], durableSettled);
+    }
+
     /** The highest sequence number assigned so far. */
     public long lastSequence() {
         return lastSequence;
@@ -287,6 +315,7 @@ public final class Partition {
                 || config.has(Bug.PIN_BEYOND_RETENTION));
         long[] base = pinned ? arrival.svc() : svc;
         long[] view = clientView(r.clock(), base);
+        view[self] = Math.min(view[self], readableSettled());
         reply.reply(readAt(r.requestId(), r.keys(), view, view, pinned ? arrival.time() : time.nowMicros()));
     }
 
@@ -315,7 +344,10 @@ public final class Partition {
         }
         metrics.secondRoundReads++;
         long[] view = clientView(r.clock(), svc);
+        view[self] = Math.min(view[self], readableSettled());
         long[] at = r.clock().toArray();
+        // Capped at what settled, not at its durable part: the client's clock comes from answers that rested on
+        // durable writes, so a clock beyond the durable part is new here only in a race the host settles by waiting.
         at[self] = Math.min(at[self], svc[self]);
         reply.reply(readAt(r.requestId(), r.keys(), at, view, time.nowMicros()));
     }

@@ -27,8 +27,14 @@ final class ReplicaGroup {
      *
      * @param releaseBeforeCommit broken variant: what a step sends leaves before its entry commits
      * @param servesWithoutLease  broken variant: a leader cut off from its followers keeps serving after its lease
+     * @param durableBeforeCommit broken variant: the host tells its partition that writes are durable as soon as they
+     *                            are appended, so reads show what a failover then loses
      */
-    record Settings(SplittableRandom random, boolean releaseBeforeCommit, boolean servesWithoutLease) {
+    record Settings(SplittableRandom random, boolean releaseBeforeCommit, boolean servesWithoutLease,
+                    boolean durableBeforeCommit) {
+        Settings(SplittableRandom random, boolean releaseBeforeCommit, boolean servesWithoutLease) {
+            this(random, releaseBeforeCommit, servesWithoutLease, false);
+        }
     }
 
     private record Entry(List<Consumer<PartitionStore>> writes, List<Runnable> sends) {
@@ -105,6 +111,12 @@ final class ReplicaGroup {
                 openSends = null;
                 append(store.closeStep(), sends);
             }
+        }
+
+        /** Runs {@code then} once every write made so far has committed (at once if none is pending). */
+        void afterCommit(Runnable then) {
+            if (uncommitted.isEmpty() || settings.durableBeforeCommit()) then.run();
+            else uncommitted.peekLast().sends().add(then);
         }
 
         /** Something the partition sends: it leaves when the step it belongs to has committed. */

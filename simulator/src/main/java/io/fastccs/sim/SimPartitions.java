@@ -9,6 +9,7 @@ import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.ReadReply;
 
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
@@ -28,6 +29,8 @@ final class SimPartitions {
     private final InMemoryPartitionStore[] stores;
     private final Partition[] partitions;
     private final int[] epochs;
+    /** Per partition, the settled prefix its host last took note of (see noteSettled). */
+    private final long[] settledSeen;
     private final boolean[] down;
     /** Each partition's replica group, or null: one process per partition with a store of its own. */
     private ReplicaGroup[] groups;
@@ -55,6 +58,7 @@ final class SimPartitions {
         this.stores = new InMemoryPartitionStore[n];
         this.partitions = new Partition[n];
         this.epochs = new int[n];
+        this.settledSeen = new long[n];
         this.down = new boolean[n];
     }
 
@@ -85,8 +89,38 @@ final class SimPartitions {
 
     /** A protocol step of partition p: with replica groups, what it writes and sends goes behind the group's log. */
     private void step(int p, Runnable call) {
-        if (groups == null) call.run();
-        else groups[p].current().step(call);
+        if (groups == null) {
+            call.run();
+            return;
+        }
+        ReplicaGroup.Term term = groups[p].current();
+        term.step(call);
+        noteSettled(p, term);
+    }
+
+    /**
+     * As the node's host does after every step: when the settled prefix advanced, the partition may show it to reads
+     * once the writes made so far have committed (docs/design.md, "What a read answer rests on").
+     */
+    private void noteSettled(int p, ReplicaGroup.Term term) {
+        Partition partition = partitions[p];
+        if (partition == null || groups[p].current() != term) return;
+        long settled = partition.settledPrefix();
+        if (settled == settledSeen[p]) return;
+        settledSeen[p] = settled;
+        term.afterCommit(() -> {
+            if (partitions[p] == partition) partition.onSettledDurable(settled);
+        });
+    }
+
+    /**
+     * A read's answer that shows nothing of its partition beyond the durable part of the settled prefix leaves at
+     * once, as in the node; any other answer leaves behind the writes made before it.
+     */
+    private boolean leavesAtOnce(int p, ClientResponse response) {
+        if (groups == null || !(response instanceof ReadReply answer) || partitions[p] == null) return false;
+        long shown = Math.max(answer.snapshot().get(p), answer.maxCommitClock().get(p));
+        return shown <= partitions[p].readableSettled();
     }
 
     /** Something partition p's current leader sends: with replica groups, it leaves once its step has committed. */
@@ -121,7 +155,11 @@ final class SimPartitions {
         } else {
             ReplicaGroup.Term term = groups[p].current(); // a deposed leader keeps sending through its own term
             PeerSink sink = (to, message) -> term.send(() -> sendFromPartition(p, to, message));
-            term.step(() -> partitions[p] = Partition.start(p, cfg.partition(), topology, term.store(), sink, events::now));
+            settledSeen[p] = -1;
+            term.step(() -> {
+                partitions[p] = Partition.start(p, cfg.partition(), topology, term.store(), sink, events::now);
+                partitions[p].trackDurableSettled();
+            });
         }
         long tick = Math.min(cfg.partition().stabilizationIntervalMicros(), 5_000);
         events.schedule(random.nextLong(tick) + 1, () -> tick(p, epoch, tick));
@@ -235,9 +273,13 @@ final class SimPartitions {
         int epoch = epochs[partition];
         network.transmit(fromNode, partition, request, () -> {
             if (down[partition] || epochs[partition] != epoch) return;
-            ClientReply reply = response -> send(partition, () -> {
-                if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
-            });
+            ClientReply reply = response -> {
+                Runnable transmit = () -> {
+                    if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
+                };
+                if (leavesAtOnce(partition, response)) transmit.run();
+                else send(partition, transmit);
+            };
             if (heldBack != null && request instanceof FirstRoundRead r && heldBack.holdsBack()) {
                 // As a node does while it loads the keys from disk: answered later, at the snapshot it arrived at.
                 Partition.ReadSnapshot arrival = partitions[partition].readSnapshotNow();

@@ -1,5 +1,7 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.Bug;
+import io.fastccs.protocol.BrokenVariants;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
@@ -42,6 +44,28 @@ class ReplicaGroupsTest {
     @Test
     void aDeposedLeaderServingWithoutALeaseIsCaught() {
         assertCaught("serves without a lease", 4000, random -> new ReplicaGroup.Settings(random, false, true));
+    }
+
+    @Test
+    void aHostCallingWritesDurableBeforeTheyCommitIsCaught() {
+        assertCaught("durable before commit", 5000, random -> new ReplicaGroup.Settings(random, false, false, true));
+    }
+
+    @Test
+    void readsShowingTheSettledPrefixBeyondItsDurablePartAreCaught() {
+        for (int i = 0; i < 40; i++) {
+            long seed = 6000 + i;
+            SimConfig config = crashHeavy(seed);
+            SimConfig broken = config.toBuilder().partition(BrokenVariants.partitionConfig(config.partition(), Bug.READ_BEYOND_DURABLE)).build();
+            SimResult result = new Simulation(broken, seed).replicate().run();
+            if (!result.problems().isEmpty()) {
+                System.out.printf("broken variant READ_BEYOND_DURABLE caught at seed %d (%d seeds): %s "
+                        + "(the correct run: bin/fastccs sim --burn-seed %d --crashes-per-second 5 --replicated)%n",
+                        seed, i + 1, result.problems().get(0), seed);
+                return;
+            }
+        }
+        assertThat(false).as("broken variant READ_BEYOND_DURABLE was not caught within 40 seeds").isTrue();
     }
 
     /** Crash-heavy seeds from {@code firstSeed}: each clean with honest hosts, and the broken hosts caught within 40. */

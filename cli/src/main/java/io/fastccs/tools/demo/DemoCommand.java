@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -24,9 +25,11 @@ import java.util.concurrent.Callable;
  * table and stops the cluster. Exit code 1 when the FastCCS history has an anomaly.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Starts a local 3-node Cassandra 5.0 cluster with FastCCS, runs the Table 4.1 workload for a short",
-                "time (a line per second) through FastCCS and through plain Cassandra (consistency ONE), checks both",
-                "histories for TCC anomalies, prints a side-by-side table, stops the cluster."})
+        description = {"Starts a local 3-node Cassandra 5.0 cluster with FastCCS, each partition replicated on three nodes,",
+                "runs the Table 4.1 workload for a short time (a line per second) through FastCCS and through plain",
+                "Cassandra at the same replication (a keyspace at replication factor 3, consistency QUORUM, so that an",
+                "acknowledged write is on a majority in both), checks both histories for TCC anomalies, prints a",
+                "side-by-side table, stops the cluster. --rf 1 runs the thesis's shape (one node per partition, ONE)."})
 public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--nodes", description = "nodes (default: ${DEFAULT-VALUE})")
     int nodes = 3;
@@ -38,6 +41,9 @@ public final class DemoCommand implements Callable<Integer> {
     int threads = 16;
     @Option(names = "--keys", description = "key population, gaussian(1..KEYS) (default: ${DEFAULT-VALUE})")
     int keys = 10_000;
+    @Option(names = "--rf", paramLabel = "R", description = "replicas per partition, and plain Cassandra's keyspace "
+            + "replication factor (default: 3 with 3 or more nodes, else 1)")
+    Integer rf;
     @Option(names = "--dir", description = "cluster directory (default: <repo>/.cluster-demo)")
     Path dir;
     @Option(names = "--keep", description = "leave the cluster running afterwards")
@@ -47,16 +53,20 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (running) return runWorkloads(Ports.DEFAULT);
+        int replicas = rf != null ? rf : nodes >= 3 ? 3 : 1;
+        if (replicas < 1 || replicas > nodes) throw new IllegalArgumentException("--rf must be between 1 and --nodes (" + nodes + "), not " + replicas);
+        if (running) return runWorkloads(Ports.DEFAULT, replicas);
         Path clusterDir = dir != null ? dir : LocalCluster.repoRoot().orElse(Path.of(".")).resolve(".cluster-demo");
         LocalCluster cluster = LocalCluster.at(clusterDir, line -> System.out.println("  " + line));
-        System.out.printf("Starting a local %d-node Cassandra 5.0.9 cluster with FastCCS in %s ...%n", nodes, clusterDir);
+        System.out.printf("Starting a local %d-node Cassandra 5.0.9 cluster with FastCCS in %s, %s ...%n", nodes, clusterDir,
+                replicas == 1 ? "one node per partition (replication factor 1, as in the thesis)"
+                        : "each partition replicated on " + replicas + " nodes (a Raft group; one node down stops nothing)");
         long t0 = System.nanoTime();
-        cluster.start(StartOptions.nodes(nodes));
+        cluster.start(StartOptions.nodes(nodes).withNodeSettings(Map.of(LocalCluster.REPLICATION_FACTOR, Integer.toString(replicas))));
         System.out.printf("cluster serving after %.1f s%n%n", (System.nanoTime() - t0) / 1e9);
         int exit;
         try {
-            exit = runWorkloads(cluster.ports());
+            exit = runWorkloads(cluster.ports(), replicas);
         } finally {
             if (keep) System.out.println("cluster left running: bin/fastccs cluster stop --dir " + clusterDir);
             else {
@@ -69,23 +79,29 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** The same workload through FastCCS and through plain Cassandra (eventual), then a side-by-side table. */
-    private int runWorkloads(Ports ports) throws Exception {
+    private int runWorkloads(Ports ports, int replicas) throws Exception {
+        String consistency = replicas == 1 ? "ONE" : "QUORUM";
         List<StressResult> results = new ArrayList<>();
         for (String mode : List.of("fastccs", "eventual")) {
-            List<String> args = new ArrayList<>(List.of("mixed", "duration=" + seconds + "s", "-rate", "threads=" + threads,
+            List<String> args = new ArrayList<>(List.of("mixed", "duration=" + seconds + "s"));
+            if (mode.equals("eventual")) args.add("cl=" + consistency);
+            args.addAll(List.of("-rate", "threads=" + threads,
                     "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s", "-mode", mode, "-check",
                     "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
             StringBuilder hosts = new StringBuilder();
             for (int k = 1; k <= nodes; k++) hosts.append(k > 1 ? "," : "").append(ports.address(k));
             args.addAll(List.of("-node", hosts.toString()));
+            if (mode.equals("eventual")) args.addAll(List.of("-schema", "replication(factor=" + replicas + ")"));
             StressOptions o = StressOptions.parse(args.toArray(String[]::new));
-            System.out.println("== " + (mode.equals("fastccs") ? "FastCCS" : "plain Cassandra, consistency ONE (eventual)")
+            System.out.println("== " + (mode.equals("fastccs") ? "FastCCS, " + replicas + " replica" + (replicas == 1 ? "" : "s") + " per partition"
+                    : "plain Cassandra, keyspace replication factor " + replicas + ", consistency " + consistency + " (eventual)")
                     + ": " + o.describe());
             results.add(StressCommand.run(o, System.out));
             System.out.println();
         }
         StressResult f = results.get(0), e = results.get(1);
-        System.out.println("Side by side (same cluster, keys, threads; Table 4.1 workload):");
+        System.out.printf("Side by side (same cluster, keys, threads; Table 4.1 workload; %d replica%s per key, writes acknowledged by %s):%n",
+                replicas, replicas == 1 ? "" : "s", replicas == 1 ? "one node" : "a majority");
         System.out.printf("%-28s %14s %14s%n", "", "fastccs", "eventual");
         row("throughput (txn/s)", "%,.0f", f.opRate(), e.opRate());
         row("latency mean (ms)", "%.2f", f.all().mean(), e.all().mean());

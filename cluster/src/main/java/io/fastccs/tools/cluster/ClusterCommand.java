@@ -89,32 +89,46 @@ public final class ClusterCommand implements Runnable {
         boolean secure;
         @Option(names = "--rf", paramLabel = "R",
                 description = "replicas per partition: 3 makes each partition a Raft group of three nodes (one node down "
-                        + "stops nothing); 1 is one node per partition, as in the thesis (default: 1; same as --node-setting replication_factor=R)")
+                        + "stops nothing); 1 is one node per partition, as in the thesis (default: 3 for a new cluster of "
+                        + "3 or more nodes, else 1; a stopped cluster keeps its own; same as --node-setting replication_factor=R)")
         Integer rf;
         @Option(names = "--node-setting", paramLabel = "NAME=VALUE",
                 description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable")
         Map<String, String> nodeSettings = new LinkedHashMap<>();
 
+        /** Three replicas per partition once there are three nodes to hold them, else one. */
+        static int defaultReplicationFactor(int nodes) {
+            return nodes >= 3 ? 3 : 1;
+        }
+
         @Override
         public Integer call() {
             ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
+            LocalCluster cluster = dir.cluster(System.out);
             if (rf != null) {
                 if (rf < 1 || rf > nodes) throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                         "--rf must be between 1 and the number of nodes (" + nodes + "), not " + rf);
-                nodeSettings.put("replication_factor", Integer.toString(rf));
+                nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(rf));
+            } else if (!nodeSettings.containsKey(LocalCluster.REPLICATION_FACTOR) && !cluster.exists() && !noPlugin) {
+                // Replicated by default, as a Cassandra operator runs: one node down then stops nothing (issue 12).
+                nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(defaultReplicationFactor(nodes)));
             }
             StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET).withPlugin(!noPlugin).withHeap(heap)
                     .withTimeout(Duration.ofSeconds(timeoutSeconds)).withNodeClasspathFile(nodeClasspath)
                     .withAgentJar(agent).withJava(java).withSecurity(security).withNodeSettings(nodeSettings);
             if (heapMin != null)
                 options = options.withHeap(heapMin, heap);
-            LocalCluster cluster = dir.cluster(System.out);
             LocalCluster.StartReport report = cluster.start(options);
             System.out.printf("%ncluster serving: %d node%s in %.1f s, ring converged at %.1f s%n", nodes,
                     nodes == 1 ? "" : "s", seconds(report.toServing()), seconds(report.toRing()));
             Ports ports = cluster.ports();
             System.out.println("  CQL      " + addresses(nodes, ports, ports.cql()));
             System.out.println("  FastCCS  " + (noPlugin ? "off (--no-plugin)" : addresses(nodes, ports, ports.fastccs())));
+            if (!noPlugin) {
+                String replicas = cluster.nodeSettings().getOrDefault(LocalCluster.REPLICATION_FACTOR, "1");
+                System.out.println("  replicas " + replicas + " per partition" + (replicas.equals("1")
+                        ? " (one node per partition, as in the thesis)" : " (each partition a Raft group; one node down stops nothing)"));
+            }
             System.out.println("  logs     " + cluster.dir().resolve("node<k>/logs/system.log"));
             if (security.enabled()) {
                 System.out.println("  security " + security + (security.authentication() ? "; superuser "

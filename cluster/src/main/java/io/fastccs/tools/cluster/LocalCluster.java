@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -65,6 +66,9 @@ public final class LocalCluster {
     }
 
     /** The cluster in {@code dir}, which need not exist yet; progress messages are dropped. */
+    /** The node setting naming the replicas per partition (the plugin's {@code replication_factor}). */
+    public static final String REPLICATION_FACTOR = "replication_factor";
+
     public static LocalCluster at(Path dir) {
         return new LocalCluster(dir, message -> { });
     }
@@ -192,6 +196,7 @@ public final class LocalCluster {
             if (previous.nodes() != options.nodes())
                 throw new ClusterException(dir() + " holds a " + previous.nodes() + "-node cluster, not "
                         + options.nodes() + "; remove it first or use another directory");
+            options = keepReplicationFactor(previous, options);
         } else if (Files.isDirectory(dir()) && !isEmptyDirectory(dir())) {
             throw new ClusterException(dir() + " exists and is not a cluster directory (no " + ClusterState.FILE_NAME
                     + "); pick another directory");
@@ -224,6 +229,24 @@ public final class LocalCluster {
         for (int node : nodes)
             state = launch(state, node, classpath);
         return readiness.awaitUp(state, nodes, launchedAt, launchedAt.plus(options.timeout()));
+    }
+
+    /**
+     * A stopped cluster starts again at its own replication factor: the factor decides where its FastCCS data lives
+     * (the replicated tables or the local groups' logs), so starting it at another would hide that data.
+     */
+    private StartOptions keepReplicationFactor(ClusterState previous, StartOptions options) {
+        String had = previous.nodeSettings().getOrDefault(REPLICATION_FACTOR, "1");
+        String asked = options.nodeSettings().get(REPLICATION_FACTOR);
+        if (asked == null) {
+            Map<String, String> settings = new TreeMap<>(options.nodeSettings());
+            settings.put(REPLICATION_FACTOR, had);
+            return options.withNodeSettings(settings);
+        }
+        if (!asked.equals(had))
+            throw new ClusterException(dir() + " holds a cluster at replication factor " + had + ", not " + asked
+                    + "; its data lives where that factor put it. Start it without --rf, or remove it first");
+        return options;
     }
 
     /** Starts node {@code node} again with its existing configuration and data, and waits as {@link #start} does. */

@@ -81,6 +81,19 @@ class LocalClusterTest {
     }
 
     @Test
+    void aStoppedReplicatedClusterRefusesAnotherReplicationFactor() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("replicated"));
+        Path classpath = classpathFile();
+        new ClusterState(3, Ports.forSubnet(5), false, "256M", "768M", Path.of("/j"), classpath, null, java.util.Map.of(),
+                java.util.Map.of(LocalCluster.REPLICATION_FACTOR, "3")).save(dir.resolve(ClusterState.FILE_NAME));
+
+        StartOptions atOne = StartOptions.nodes(3).withPlugin(false).withNodeClasspathFile(classpath)
+                .withNodeSettings(java.util.Map.of(LocalCluster.REPLICATION_FACTOR, "1"));
+        assertThatThrownBy(() -> LocalCluster.at(dir).start(atOne)).isInstanceOf(ClusterException.class)
+                .hasMessageContaining("replication factor 3, not 1");
+    }
+
+    @Test
     void operationsOnNoClusterSaySo() {
         LocalCluster cluster = LocalCluster.at(tmp.resolve("none"));
 

@@ -34,6 +34,10 @@ final class RatisProperties {
         // refuse to vote while they hear from a leader whose lease may still run.
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+        // A read barrier asks only "does this member still lead?": what a reply says comes from the leader's own view,
+        // and what it depends on is made durable separately. With the default (the commit index) every barrier would
+        // also wait for the applier to catch up with the newest committed entry, tying read latency to writes.
+        RaftServerConfigKeys.Read.ReadIndex.setType(p, RaftServerConfigKeys.Read.ReadIndex.Type.APPLIED_INDEX);
 
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, settings.snapshotEvery());

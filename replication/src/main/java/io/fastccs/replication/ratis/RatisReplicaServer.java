@@ -167,6 +167,10 @@ public final class RatisReplicaServer implements ReplicaServer {
 
     @Override
     public void close() throws IOException {
-        server.close();
+        try {
+            server.close();
+        } finally {
+            logs.values().forEach(RatisReplicatedLog::close);
+        }
     }
 }

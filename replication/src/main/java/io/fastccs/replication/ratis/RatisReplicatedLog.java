@@ -22,11 +22,17 @@ import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A group's log on this node, submitting to the local Ratis server directly (no network hop to itself): appends as
- * write requests, read barriers as linearizable reads answered by an empty query.
+ * write requests, read barriers as linearizable reads answered by an empty query. Ratis's submit blocks its caller
+ * until one of its client threads has taken the request in (RaftServerImpl.executeSubmitClientRequestAsync joins), so
+ * requests are handed over on a thread of this log's own: the caller, a partition's protocol thread, never waits on
+ * Ratis. One thread, so appends reach the log in the order they were made.
  */
 final class RatisReplicatedLog implements ReplicatedLog {
     private final RaftServer server;
@@ -34,11 +40,22 @@ final class RatisReplicatedLog implements ReplicatedLog {
     private final RaftGroupId groupId;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
+    private final ExecutorService submitter;
 
     RatisReplicatedLog(RaftServer server, GroupSpec group, RaftGroupId groupId) {
         this.server = server;
         this.group = group;
         this.groupId = groupId;
+        this.submitter = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "fastccs-group-" + group.range() + "-submit");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Stops handing requests over; those not handed over yet fail. */
+    void close() {
+        submitter.shutdownNow();
     }
 
     @Override
@@ -79,9 +96,15 @@ final class RatisReplicatedLog implements ReplicatedLog {
                 .build();
         CompletableFuture<RaftClientReply> submitted;
         try {
-            submitted = server.submitClientRequestAsync(request);
-        } catch (IOException e) {
-            return CompletableFuture.failedFuture(new ReplicationException("group " + group.range() + ": " + e.getMessage(), e));
+            submitted = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return server.submitClientRequestAsync(request);
+                } catch (IOException e) {
+                    throw new CompletionException(new ReplicationException("group " + group.range() + ": " + e.getMessage(), e));
+                }
+            }, submitter).thenCompose(f -> f);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.failedFuture(new ReplicationException("group " + group.range() + ": the log is closed", e));
         }
         return submitted.handle((reply, error) -> {
             if (error != null) throw new CompletionException(translate(unwrap(error)));

@@ -14,6 +14,7 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.server.storage.DurablePartitionStore;
@@ -24,6 +25,7 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -98,8 +100,11 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     /** Recovers the partition from the store; call before the port opens. */
     public void recover() throws InterruptedException {
-        run(() -> partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
-                (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
+        run(() -> {
+            partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
+                    (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong);
+            partition.trackDurableSettled();
+        });
         try {
             protocolThread.submit(() -> { }).get(); // recovery done before we accept anything
         } catch (ExecutionException e) {
@@ -173,7 +178,10 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {
         try {
-            ClientReply outgoing = response -> outbox.sendReply(() -> reply.reply(response));
+            ClientReply outgoing = response -> {
+                if (response instanceof ReadReply r) outbox.sendReadReply(r, () -> reply.reply(response));
+                else outbox.sendReply(() -> reply.reply(response));
+            };
             if (arrival != null) partition.onFirstRoundRead(outgoing, (FirstRoundRead) request, arrival);
             else partition.onClientRequest(outgoing, request);
         } catch (RuntimeException e) {
@@ -200,6 +208,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
                 if (failed) return;
                 try {
                     work.run();
+                    outbox.noteSettled();
                     store.endOfStep();
                 } catch (RuntimeException e) {
                     internalErrors.incrementAndGet();
@@ -237,7 +246,48 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
      * sent is durable. Runs on the protocol thread only.
      */
     private final class Outbox {
+        private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
         private final ArrayDeque<Object> queue = new ArrayDeque<>();
+        private long settledSeen = -1;
+        private CompletableFuture<Void> settledDurable = CompletableFuture.completedFuture(null);
+
+        /**
+         * After every step: when the settled prefix advanced, the writes made so far (the outcomes and versions it now
+         * covers among them) are what it rests on; once they are durable the partition may show it to reads.
+         */
+        void noteSettled() {
+            if (partition == null) return;
+            long settled = partition.settledPrefix();
+            if (settled == settledSeen) return;
+            settledSeen = settled;
+            CompletableFuture<Void> mark = store.durableMark();
+            settledDurable = mark;
+            if (mark.isDone() && !mark.isCompletedExceptionally()) partition.onSettledDurable(settled);
+            else mark.thenRun(() -> run(() -> partition.onSettledDurable(settled))); // a failure stops the node elsewhere
+        }
+
+        /**
+         * A read's answer shows this partition's versions and entry only up to the durable part of the settled prefix
+         * (docs/design.md, "What a read answer rests on"), so it leaves at once (after the lease check), not behind
+         * every write made before it. Should a round two's clock reach beyond that part (possible only in a race
+         * with the durability news), it waits for everything settled to be durable.
+         */
+        void sendReadReply(ReadReply answer, Runnable transmit) {
+            noteSettled(); // a step that did not pass through run() (a read after a cache load) settles nothing, but be sure
+            int self = ring.self();
+            long shown = Math.max(answer.snapshot().get(self), answer.maxCommitClock().get(self));
+            CompletableFuture<Void> durable = shown <= partition.readableSettled() ? DONE : settledDurable;
+            CompletableFuture<Void> ready = lease == null ? durable : durable == DONE ? lease.afterNow()
+                    : CompletableFuture.allOf(durable, lease.afterNow());
+            if (ready.isDone() && !ready.isCompletedExceptionally()) {
+                transmit.run();
+                return;
+            }
+            ready.whenComplete((v, e) -> run(() -> {
+                if (e != null) failDurability(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+                else transmit.run();
+            }));
+        }
 
         /** A client reply: with a group, it also waits until this member is confirmed leader after it was made. */
         void sendReply(Runnable transmit) {
@@ -299,6 +349,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         }
 
         @Override public CompletableFuture<Void> whenDurable() { return store.whenDurable(); }
+        @Override public CompletableFuture<Void> durableMark() { return store.durableMark(); }
         @Override public void endOfStep() { store.endOfStep(); }
         @Override public void close() { store.close(); }
         @Override public void savePrepared(TxnRecord record) { dirty = true; store.savePrepared(record); }

@@ -20,10 +20,28 @@ import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.replication.GroupSpec;
 import io.fastccs.tools.cluster.ClusterSecurity;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
+import com.datastax.oss.driver.api.core.metadata.Node;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.client.api.GroupManagementApi;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
+import org.apache.ratis.proto.RaftProtos;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.thirdparty.io.grpc.Status;
+import org.apache.ratis.thirdparty.io.grpc.StatusRuntimeException;
+import org.apache.ratis.util.TimeDuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +51,7 @@ import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,6 +68,7 @@ import java.util.LinkedHashMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static io.fastccs.it.TestCluster.log;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,8 +77,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Security on the FastCCS port of a real cluster with PasswordAuthenticator, CassandraAuthorizer, client TLS and
  * internode TLS (issue 7, item 5): FastCCS asks for the same credentials and permissions as CQL, requires TLS when
- * Cassandra does, and accepts peer messages only from ring members over TLS. Its own subnet (52) and one cluster
- * for the class.
+ * Cassandra does, and accepts peer messages only from ring members over TLS. The partitions are replicated
+ * (replication factor 3, each a Raft group of the three nodes, as {@code cluster start} deploys three nodes by
+ * default), so the consensus port runs with the internode identity too: the groups elect leaders and transactions
+ * commit over mutual TLS, while a plaintext client and one with a certificate the ring does not trust are refused
+ * there (issue 12). Its own subnet (52) and one cluster for the class: a second cluster at replication factor 1
+ * would double the runtime, and the FastCCS port's security is the same code in both modes.
  */
 class SecurityIT {
     static final int SUBNET = 52;
@@ -66,6 +90,8 @@ class SecurityIT {
     static final Ports PORTS = Ports.forSubnet(SUBNET);
     static final String WRITER = "fccs_writer", WRITER_PASSWORD = "w-secret";
     static final String READER = "fccs_reader", READER_PASSWORD = "r-secret";
+    /** The default {@code raft_port}: each node's consensus port, on its own address. */
+    static final int RAFT_PORT = 9143;
     /** Not a ring member: the loopback subnet of the cluster, an address no node has. */
     static final String OUTSIDER = "127.0." + SUBNET + ".99";
 
@@ -84,7 +110,8 @@ class SecurityIT {
         Runtime.getRuntime().addShutdownHook(stopHook);
         try {
             LocalCluster.StartReport report = cluster.start(StartOptions.nodes(NODES).onSubnet(SUBNET)
-                    .withSecurity(ClusterSecurity.ALL).withTimeout(Duration.ofMinutes(8))); // slow on a loaded 2-core machine
+                    .withSecurity(ClusterSecurity.ALL).withNodeSettings(Map.of("replication_factor", Integer.toString(NODES)))
+                    .withTimeout(Duration.ofMinutes(8))); // slow on a loaded 2-core machine
             log(String.format("secured cluster serving %.1f s after launch, ring at %.1f s (%s)",
                     report.toServing().toMillis() / 1000.0, report.toRing().toMillis() / 1000.0, dir));
             trustOnly = sslContext(false);
@@ -166,10 +193,12 @@ class SecurityIT {
             try (CqlSession cql = superuserCql()) {
                 cql.execute("CREATE ROLE IF NOT EXISTS " + WRITER + " WITH PASSWORD = '" + WRITER_PASSWORD + "' AND LOGIN = true");
                 cql.execute("CREATE ROLE IF NOT EXISTS " + READER + " WITH PASSWORD = '" + READER_PASSWORD + "' AND LOGIN = true");
-                cql.execute("GRANT SELECT ON KEYSPACE fastccs TO " + WRITER);
-                cql.execute("GRANT MODIFY ON KEYSPACE fastccs TO " + WRITER);
-                cql.execute("GRANT SELECT ON KEYSPACE fastccs TO " + READER);
-                log("roles " + WRITER + " (SELECT, MODIFY) and " + READER + " (SELECT) on keyspace fastccs created");
+                // On all keyspaces: with replicated partitions the keyspace fastccs, which the port checks permissions
+                // on (its table, the keyspace or all keyspaces), is never created, so Cassandra refuses a grant on it.
+                cql.execute("GRANT SELECT ON ALL KEYSPACES TO " + WRITER);
+                cql.execute("GRANT MODIFY ON ALL KEYSPACES TO " + WRITER);
+                cql.execute("GRANT SELECT ON ALL KEYSPACES TO " + READER);
+                log("roles " + WRITER + " (SELECT, MODIFY) and " + READER + " (SELECT) on all keyspaces created");
                 return;
             } catch (RuntimeException e) {
                 last = e; // the default superuser is created shortly after the nodes join
@@ -286,12 +315,13 @@ class SecurityIT {
             assertUnauthorized(raw.receive(), "not a ring member");
             assertClosed(socket);
         }
-        // Nothing was applied: no partition's snapshot clock jumped to the forged value.
-        for (int node = 1; node <= NODES; node++) {
-            VectorClock svc = snapshotOf(node);
+        // Nothing was applied: no partition's snapshot clock, at whichever node leads it, jumped to the forged value.
+        Map<Integer, VectorClock> snapshots = snapshotsAtLeaders();
+        assertThat(snapshots.keySet()).as("partitions whose leader answered").containsExactlyInAnyOrder(0, 1, 2);
+        snapshots.forEach((partition, svc) -> {
             for (int p = 0; p < NODES; p++)
-                assertThat(svc.get(p)).as("node %d's svc[%d] after the forged Stabilize (svc %s)", node, p, svc).isLessThan(huge);
-        }
+                assertThat(svc.get(p)).as("partition %d's svc[%d] after the forged Stabilize (svc %s)", partition, p, svc).isLessThan(huge);
+        });
     }
 
     @Test
@@ -306,6 +336,141 @@ class SecurityIT {
             assertUnauthorized(reply, "internode encryption");
             assertClosed(plain);
         }
+    }
+
+    // --------------------------------------------------------------------------------------- consensus port
+
+    @Test
+    void theGroupsElectLeadersOverMutualTlsWithTheRingsIdentity() throws Exception {
+        Map<String, String> hostIds = hostIdsByAddress();
+        List<RaftGroupId> groups = new ArrayList<>();
+        for (int p = 0; p < NODES; p++) groups.add(RaftGroupId.valueOf(GroupSpec.groupUuid(p)));
+        Instant deadline = Instant.now().plusSeconds(30);
+        while (true) {
+            // Asked over the consensus port itself, as a member would: the TLS handshake checks the node's IP (SAN).
+            Map<RaftGroupId, Integer> leaders = new LinkedHashMap<>();
+            for (int node = 1; node <= NODES; node++) {
+                String address = PORTS.address(node);
+                try (RaftClient client = raftClient(address, hostIds.get(address), ringIdentity())) {
+                    GroupManagementApi api = client.getGroupManagementApi(RaftPeerId.valueOf(hostIds.get(address)));
+                    assertThat(api.list().getGroupIds()).as("groups node %d is a member of", node).containsAll(groups);
+                    for (RaftGroupId group : groups)
+                        if (api.info(group).getRoleInfoProto().getRole() == RaftProtos.RaftPeerRole.LEADER) leaders.put(group, node);
+                }
+            }
+            if (leaders.keySet().containsAll(groups)) {
+                log("consensus port over mutual TLS: every group has a leader (" + leaders.values() + ")");
+                return;
+            }
+            assertThat(Instant.now()).as("every group elected a leader; leaders so far %s", leaders).isBefore(deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    @Test
+    void theConsensusPortRefusesAPlaintextClientAndAnUntrustedCertificate() throws Exception {
+        Map<String, String> hostIds = hostIdsByAddress();
+        String address = PORTS.address(1), id = hostIds.get(address);
+        assertRefused(() -> listGroups(address, id, new Parameters()), "a plaintext Ratis client");
+        // Trusts the ring's certificate (so only its own identity can fail), but presents a self-signed one.
+        assertRefused(() -> listGroups(address, id, identity(selfSignedStranger(), ringTrust())),
+                "a Ratis client whose certificate the ring does not trust");
+        // The control: the same call with the ring's identity gets through.
+        assertThat(listGroups(address, id, ringIdentity())).isNotEmpty();
+
+        // And below gRPC: a TLS handshake presenting the stranger's certificate ends before any byte is answered.
+        SSLContext stranger = SSLContext.getInstance("TLS");
+        stranger.init(selfSignedStranger().getKeyManagers(), trustFactory().getTrustManagers(), null);
+        try (SSLSocket socket = (SSLSocket) stranger.getSocketFactory().createSocket()) {
+            socket.connect(new InetSocketAddress(address, RAFT_PORT), 5000);
+            socket.setSoTimeout(10_000);
+            assertThatThrownBy(() -> {
+                socket.startHandshake(); // with TLS 1.3 the client's certificate is judged after the client's Finished
+                socket.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                if (socket.getInputStream().read() < 0) throw new IOException("closed without an answer");
+            }).as("a TLS handshake with an untrusted certificate").isInstanceOf(IOException.class);
+        }
+    }
+
+    /** The call never reached Ratis: gRPC reports the connection closed (UNAVAILABLE), or Ratis an I/O failure. */
+    private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String who) {
+        assertThatThrownBy(call).as(who).satisfiesAnyOf(
+                t -> assertThat(t).isInstanceOf(IOException.class),
+                t -> assertThat(t).isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE)));
+    }
+
+    /** The groups node {@code address} is a member of, asked over its consensus port with {@code parameters}. */
+    private static List<RaftGroupId> listGroups(String address, String hostId, Parameters parameters) throws IOException {
+        try (RaftClient client = raftClient(address, hostId, parameters)) {
+            return client.getGroupManagementApi(RaftPeerId.valueOf(hostId)).list().getGroupIds();
+        }
+    }
+
+    /** A Ratis client of the node alone, giving up after one try. */
+    private static RaftClient raftClient(String address, String hostId, Parameters parameters) {
+        RaftProperties properties = new RaftProperties();
+        RaftClientConfigKeys.Rpc.setRequestTimeout(properties, TimeDuration.valueOf(5, TimeUnit.SECONDS));
+        RaftPeer peer = RaftPeer.newBuilder().setId(hostId).setAddress(address + ":" + RAFT_PORT).build();
+        return RaftClient.newBuilder().setRaftGroup(RaftGroup.valueOf(RaftGroupId.randomId(), peer))
+                .setProperties(properties).setParameters(parameters).setRetryPolicy(RetryPolicies.noRetry()).build();
+    }
+
+    /** Cassandra's host id of each node (the members' ids in the groups), by address. */
+    private static Map<String, String> hostIdsByAddress() {
+        Map<String, String> ids = new LinkedHashMap<>();
+        try (CqlSession cql = superuserCql()) {
+            for (Node n : cql.getMetadata().getNodes().values())
+                ids.put(((InetSocketAddress) n.getEndPoint().resolve()).getAddress().getHostAddress(), String.valueOf(n.getHostId()));
+        }
+        assertThat(ids).as("host ids from the driver's metadata").hasSize(NODES);
+        return ids;
+    }
+
+    private static Parameters ringIdentity() throws Exception {
+        return identity(keyFactory(ClusterSecurity.keystore(cluster.dir()), ClusterSecurity.STORE_PASSWORD.toCharArray()), ringTrust());
+    }
+
+    private static TrustManager ringTrust() throws Exception {
+        return trustFactory().getTrustManagers()[0];
+    }
+
+    /** Client and admin calls with {@code keys}' identity, trusting {@code trust}. */
+    private static Parameters identity(KeyManagerFactory keys, TrustManager trust) {
+        Parameters parameters = new Parameters();
+        GrpcTlsConfig tls = new GrpcTlsConfig(keys.getKeyManagers()[0], trust, true);
+        GrpcConfigKeys.Client.setTlsConf(parameters, tls);
+        GrpcConfigKeys.Admin.setTlsConf(parameters, tls);
+        GrpcConfigKeys.TLS.setConf(parameters, tls);
+        return parameters;
+    }
+
+    private static TrustManagerFactory trustFactory() throws Exception {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(load(ClusterSecurity.truststore(cluster.dir()), ClusterSecurity.STORE_PASSWORD.toCharArray()));
+        return tmf;
+    }
+
+    private static KeyManagerFactory keyFactory(Path keystore, char[] password) throws Exception {
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(load(keystore, password), password);
+        return kmf;
+    }
+
+    /** A self-signed key pair naming node 1's address, made with keytool like the ring's, but trusted by nobody. */
+    private static synchronized KeyManagerFactory selfSignedStranger() throws Exception {
+        Path keystore = cluster.dir().resolve("stranger.p12");
+        if (!Files.isRegularFile(keystore)) {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                    "-genkeypair", "-alias", "node", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                    "-dname", "CN=fastccs-local-cluster", "-ext", "SAN=ip:" + PORTS.address(1), "-keystore", keystore.toString(),
+                    "-storetype", "PKCS12", "-storepass", ClusterSecurity.STORE_PASSWORD, "-keypass", ClusterSecurity.STORE_PASSWORD)
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) throw new IllegalStateException("keytool failed: " + out);
+        }
+        return keyFactory(keystore, ClusterSecurity.STORE_PASSWORD.toCharArray());
     }
 
     // ---------------------------------------------------------------------------------------------- helpers
@@ -341,21 +506,34 @@ class SecurityIT {
         return socket;
     }
 
-    /** Node {@code node}'s snapshot clock, from a first-round read by the superuser. */
-    private static VectorClock snapshotOf(int node) throws IOException {
+    /** Each partition's snapshot clock, from a first-round read by the superuser at the node leading it. */
+    private static Map<Integer, VectorClock> snapshotsAtLeaders() throws IOException {
+        Map<Integer, VectorClock> snapshots = new LinkedHashMap<>();
+        for (int node = 1; node <= NODES; node++)
+            for (int partition = 0; partition < NODES; partition++)
+                if (!snapshots.containsKey(partition)) {
+                    VectorClock svc = snapshotOf(node, partition);
+                    if (svc != null) snapshots.put(partition, svc);
+                }
+        return snapshots;
+    }
+
+    /** Partition {@code partition}'s snapshot clock at {@code node}, or null if that node does not lead it. */
+    private static VectorClock snapshotOf(int node, int partition) throws IOException {
         try (SSLSocket socket = clientSocket(node)) {
-            Message hello = exchange(socket, Hello.client(ClusterSecurity.SUPERUSER, ClusterSecurity.SUPERUSER_PASSWORD));
-            assertThat(hello).isInstanceOf(HelloReply.class);
+            Message hello = exchange(socket, Hello.client(ClusterSecurity.SUPERUSER, ClusterSecurity.SUPERUSER_PASSWORD).to(partition));
+            if (hello instanceof ErrorReply e && e.code() == ErrorCode.NOT_LEADER) return null;
+            assertThat(hello).as("superuser login on node %d for partition %d", node, partition).isInstanceOf(HelloReply.class);
             int owned = -1;
-            // A key this node owns: try a few until the node does not refuse it as NOT_OWNER.
+            // A key the partition owns: try a few until it does not refuse it as NOT_OWNER.
             for (int i = 0; i < 64; i++) {
                 Message m = exchange(socket, new FirstRoundRead(100 + i, List.of(Key.of("svc-probe-" + i)), VectorClock.zero(NODES)));
                 if (m instanceof ReadReply r) return r.snapshot();
                 if (!(m instanceof ErrorReply e && e.code() == ErrorCode.NOT_OWNER))
-                    throw new AssertionError("node " + node + " answered a first-round read with " + m);
+                    throw new AssertionError("node " + node + " answered a first-round read for partition " + partition + " with " + m);
                 owned = e.owner();
             }
-            throw new AssertionError("no probe key owned by node " + node + " (last owner named: " + owned + ")");
+            throw new AssertionError("no probe key owned by partition " + partition + " (last owner named: " + owned + ")");
         }
     }
 

@@ -22,6 +22,11 @@ public record GroupSpec(int range, List<GroupMember> members) {
 
     /** The same for every node that names this range. */
     public UUID groupUuid() {
+        return groupUuid(range);
+    }
+
+    /** Range {@code range}'s group id, as every member names it (for tools that know no members). */
+    public static UUID groupUuid(int range) {
         return UUID.nameUUIDFromBytes(("fastccs-range-" + range).getBytes(StandardCharsets.UTF_8));
     }
 

@@ -65,6 +65,20 @@ class ConsensusTlsTest {
         }
     }
 
+    @Test
+    void aMemberWhoseCertificateDoesNotNameItsAddressIsRefusedAtStart() throws Exception {
+        ReplicaSettings.Tls unnamed = tls(dir.resolve("unnamed"), "unnamed", "SAN=ip:127.0.70.9,dns:localhost");
+        GroupMember self = new GroupMember("n1", "127.0.70.1", 9143, 0);
+        GroupSpec group = new GroupSpec(0, List.of(self));
+        assertThatThrownBy(() -> ReplicaServer.start(self, dir.resolve("unnamed-storage"), TestGroups.FAST.withTls(unnamed),
+                java.util.Map.of(group, new RecordingApplier())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must name its address 127.0.70.1")
+                .hasMessageContaining("127.0.70.9")
+                .hasMessageContaining("SAN=ip:127.0.70.1");
+        assertThat(dir.resolve("unnamed-storage")).as("nothing started").doesNotExist();
+    }
+
     /** Sends "intruder" to the group as a Ratis client would (retrying to find the leader for a few seconds). */
     private static void send(RaftGroup group, Parameters parameters) throws IOException {
         RaftProperties properties = new RaftProperties();
@@ -78,10 +92,14 @@ class ConsensusTlsTest {
 
     /** A key pair and a trust store holding its certificate, made with the JDK's keytool. */
     private static ReplicaSettings.Tls tls(Path dir, String name) throws Exception {
+        return tls(dir, name, "SAN=ip:127.0.70.1,ip:127.0.70.2,ip:127.0.70.3");
+    }
+
+    private static ReplicaSettings.Tls tls(Path dir, String name, String subjectAlternativeNames) throws Exception {
         Files.createDirectories(dir);
         String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
         Path keystore = dir.resolve("keystore.p12"), cert = dir.resolve("node.crt"), truststore = dir.resolve("truststore.p12");
-        run(keytool, "-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name, "-ext", "SAN=ip:127.0.70.1,ip:127.0.70.2,ip:127.0.70.3",
+        run(keytool, "-genkeypair", "-alias", "node", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name, "-ext", subjectAlternativeNames,
                 "-validity", "2", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", new String(PASSWORD));
         run(keytool, "-exportcert", "-alias", "node", "-keystore", keystore.toString(), "-storepass", new String(PASSWORD),
                 "-file", cert.toString());

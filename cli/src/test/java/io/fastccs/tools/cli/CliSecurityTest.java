@@ -42,7 +42,7 @@ class CliSecurityTest {
         assertThatThrownBy(() -> CliInput.security(null, null, null, "x")).isInstanceOf(InputException.class)
                 .hasMessageContaining("needs --ssl-truststore");
 
-        ClusterSecurity.generateStores(dir, Path.of(System.getProperty("java.home"), "bin", "java"));
+        ClusterSecurity.generateStores(dir, Path.of(System.getProperty("java.home"), "bin", "java"), java.util.List.of("127.0.0.1"));
         CliInput.Security s = CliInput.security("cassandra", "cassandra", ClusterSecurity.truststore(dir),
                 ClusterSecurity.STORE_PASSWORD);
         assertThat(s.tls()).isNotNull();

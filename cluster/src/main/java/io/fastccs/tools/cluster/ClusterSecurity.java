@@ -1,22 +1,29 @@
 package io.fastccs.tools.cluster;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Cassandra's security on a local cluster, which FastCCS then follows: {@code PasswordAuthenticator} with
  * {@code CassandraAuthorizer} (superuser cassandra/cassandra), client TLS ({@code client_encryption_options}) and
  * internode TLS ({@code server_encryption_options}, {@code internode_encryption: all}, node certificates verified).
- * One self-signed PKCS12 key pair (made with the JDK's keytool) serves every node; the truststore holds its
- * certificate. Kept in the cluster directory ({@code tls/}, {@code security.properties}).
+ * One self-signed PKCS12 key pair (made with the JDK's keytool) serves every node, its certificate naming every node's
+ * IP address; the truststore holds that certificate. Kept in the cluster directory ({@code tls/}, {@code security.properties}).
  */
 public record ClusterSecurity(boolean authentication, boolean clientTls, boolean internodeTls) {
     public static final ClusterSecurity NONE = new ClusterSecurity(false, false, false);
@@ -27,6 +34,8 @@ public record ClusterSecurity(boolean authentication, boolean clientTls, boolean
     /** The password of the keystore and the truststore. */
     public static final String STORE_PASSWORD = "fastccs";
     static final String FILE_NAME = "security.properties";
+    /** The subject alternative name type of an IP address (RFC 5280). */
+    private static final int SAN_IP_ADDRESS = 7;
 
     public boolean enabled() {
         return authentication || clientTls || internodeTls;
@@ -112,23 +121,48 @@ public record ClusterSecurity(boolean authentication, boolean clientTls, boolean
                 Boolean.parseBoolean(p.getProperty("client.tls")), Boolean.parseBoolean(p.getProperty("internode.tls")));
     }
 
-    /** Makes the key pair and the truststore with the JDK's keytool, unless they exist. */
-    public static void generateStores(Path clusterDir, Path java) throws IOException {
+    /**
+     * Makes the key pair and the truststore with the JDK's keytool, unless they exist and the certificate names every
+     * one of {@code addresses}. The certificate names each node's IP address as a subject alternative name: the
+     * consensus port's TLS (gRPC) checks the server's address against it, which Cassandra's internode TLS does not.
+     * Stores made before that (without the names) are made again; the nodes must then be stopped, as they are here.
+     */
+    public static void generateStores(Path clusterDir, Path java, List<String> addresses) throws IOException {
+        if (addresses.isEmpty()) throw new IllegalArgumentException("the certificate needs the nodes' addresses");
         Path keystore = keystore(clusterDir), truststore = truststore(clusterDir);
-        if (Files.isRegularFile(keystore) && Files.isRegularFile(truststore)) return;
+        if (Files.isRegularFile(keystore) && Files.isRegularFile(truststore)
+                && certificateAddresses(keystore).containsAll(addresses)) return;
         Files.createDirectories(keystore.getParent());
         Files.deleteIfExists(keystore);
         Files.deleteIfExists(truststore);
         Path keytool = java.resolveSibling("keytool");
         if (!Files.isExecutable(keytool)) keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
         Path certificate = keystore.resolveSibling("node.crt");
+        String names = "SAN=" + String.join(",", addresses.stream().map(a -> "ip:" + a).toList());
         keytool(keytool, "-genkeypair", "-alias", "node", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650",
-                "-dname", "CN=fastccs-local-cluster", "-keystore", keystore.toString(), "-storetype", "PKCS12",
+                "-dname", "CN=fastccs-local-cluster", "-ext", names, "-keystore", keystore.toString(), "-storetype", "PKCS12",
                 "-storepass", STORE_PASSWORD, "-keypass", STORE_PASSWORD);
         keytool(keytool, "-exportcert", "-alias", "node", "-keystore", keystore.toString(), "-storepass", STORE_PASSWORD,
                 "-file", certificate.toString());
         keytool(keytool, "-importcert", "-noprompt", "-alias", "node", "-file", certificate.toString(), "-keystore",
                 truststore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
+    }
+
+    /** The IP addresses the keystore's certificate names (subject alternative names); empty if it cannot be read. */
+    static Set<String> certificateAddresses(Path keystore) {
+        Set<String> ips = new HashSet<>();
+        try (InputStream in = Files.newInputStream(keystore)) {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(in, STORE_PASSWORD.toCharArray());
+            if (!(ks.getCertificate("node") instanceof X509Certificate certificate)) return ips;
+            Collection<List<?>> names = certificate.getSubjectAlternativeNames();
+            if (names != null)
+                for (List<?> name : names)
+                    if (Integer.valueOf(SAN_IP_ADDRESS).equals(name.get(0))) ips.add(String.valueOf(name.get(1)));
+        } catch (IOException | GeneralSecurityException e) {
+            // unreadable: made again
+        }
+        return ips;
     }
 
     private static void keytool(Path keytool, String... args) throws IOException {

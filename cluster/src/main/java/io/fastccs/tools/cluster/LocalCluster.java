@@ -213,7 +213,8 @@ public final class LocalCluster {
             Files.writeString(layout.toolsLogbackXml(), NodeConfigFiles.toolsLogbackXml());
             if (options.security().enabled()) {
                 options.security().save(dir());
-                if (options.security().tls()) ClusterSecurity.generateStores(dir(), java);
+                if (options.security().tls())
+                    ClusterSecurity.generateStores(dir(), java, nodes.stream().map(state.ports()::address).toList());
             }
             for (int node : nodes)
                 writeNodeConfig(state, node);

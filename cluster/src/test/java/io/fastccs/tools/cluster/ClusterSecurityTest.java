@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,15 +62,31 @@ class ClusterSecurityTest {
 
     @Test
     void keytoolMakesAPkcs12KeyPairAndATruststoreWithItsCertificate(@TempDir Path dir) throws Exception {
-        ClusterSecurity.generateStores(dir, Path.of(System.getProperty("java.home"), "bin", "java"));
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> nodes = List.of("127.0.52.1", "127.0.52.2", "127.0.52.3");
+        ClusterSecurity.generateStores(dir, java, nodes);
         KeyStore keystore = load(ClusterSecurity.keystore(dir));
         KeyStore truststore = load(ClusterSecurity.truststore(dir));
         assertThat(keystore.isKeyEntry("node")).isTrue();
         assertThat(truststore.isCertificateEntry("node")).isTrue();
         assertThat(truststore.getCertificate("node")).isEqualTo(keystore.getCertificate("node"));
-        long made = Files.getLastModifiedTime(ClusterSecurity.keystore(dir)).toMillis();
-        ClusterSecurity.generateStores(dir, Path.of(System.getProperty("java.home"), "bin", "java")); // kept
-        assertThat(Files.getLastModifiedTime(ClusterSecurity.keystore(dir)).toMillis()).isEqualTo(made);
+        // Every node's IP as a subject alternative name: gRPC (the consensus port) checks the server's address.
+        assertThat(ClusterSecurity.certificateAddresses(ClusterSecurity.keystore(dir))).containsExactlyInAnyOrderElementsOf(nodes);
+        java.security.cert.Certificate made = keystore.getCertificate("node");
+        ClusterSecurity.generateStores(dir, java, nodes.subList(0, 2)); // kept: it names them
+        assertThat(load(ClusterSecurity.keystore(dir)).getCertificate("node")).isEqualTo(made);
+    }
+
+    @Test
+    void storesThatDoNotNameEveryNodeAreMadeAgain(@TempDir Path dir) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ClusterSecurity.generateStores(dir, java, List.of("127.0.52.1"));
+        java.security.cert.Certificate before = load(ClusterSecurity.keystore(dir)).getCertificate("node");
+        ClusterSecurity.generateStores(dir, java, List.of("127.0.52.1", "127.0.52.2"));
+        KeyStore keystore = load(ClusterSecurity.keystore(dir));
+        assertThat(keystore.getCertificate("node")).isNotEqualTo(before);
+        assertThat(load(ClusterSecurity.truststore(dir)).getCertificate("node")).isEqualTo(keystore.getCertificate("node"));
+        assertThat(ClusterSecurity.certificateAddresses(ClusterSecurity.keystore(dir))).containsExactlyInAnyOrder("127.0.52.1", "127.0.52.2");
     }
 
     private static KeyStore load(Path file) throws Exception {

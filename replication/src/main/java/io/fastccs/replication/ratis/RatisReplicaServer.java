@@ -63,6 +63,7 @@ public final class RatisReplicaServer implements ReplicaServer {
 
     private static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
                                             Map<GroupSpec, ReplicaApplier> groups, String replaced) throws IOException {
+        if (settings.tls() != null) settings.tls().requireCertificateNaming(self.host());
         Files.createDirectories(storageDir);
         // Every group is registered before the server starts: Ratis resumes the groups it finds in storage at once.
         Map<RaftGroupId, ApplierStateMachine> machines = new ConcurrentHashMap<>();

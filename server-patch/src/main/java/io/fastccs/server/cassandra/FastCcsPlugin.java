@@ -89,17 +89,20 @@ public final class FastCcsPlugin {
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
                 settings.maxFrameSize().toBytes(), settings.partitionConfig());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
+        ReplicaSettings.Tls consensusTls = CassandraConsensusTls.of(DatabaseDescriptor.getInternodeMessagingEncyptionOptions());
+        logger.info("FastCCS consensus port {}: {}", settings.raftPort(), consensusTls == null
+                ? "plaintext (internode_encryption: none)" : "mutual TLS with the internode keystore and truststore");
         GroupApplier.prepare();
         PartitionGroups.Stores stores = (group, log, appliedTimestamp) -> CassandraPartitionStore.openReplicated(
                 CassandraPartitionStore.Settings.of(group, ring.partitions(), settings.versionCacheKeys())
                         .withLoaderThreads(settings.cacheLoaderThreads()), log, appliedTimestamp);
         groups = PartitionGroups.start(nodeSettings,
                 new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort()),
-                storage, ReplicaSettings.DEFAULT, stores, FBUtilities::timestampMicros, security);
+                storage, ReplicaSettings.DEFAULT.withTls(consensusTls), stores, FBUtilities::timestampMicros, security);
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "
                 + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()
-                + ", consensus port " + settings.raftPort());
+                + ", consensus port " + settings.raftPort() + (consensusTls == null ? "" : " (mutual TLS)"));
         logger.info("FastCCS node {} of {} ready in {} ms (replicated partitions, consensus storage {})", ring.self(),
                 ring.partitions(), (System.nanoTime() - started) / 1_000_000, storage);
     }

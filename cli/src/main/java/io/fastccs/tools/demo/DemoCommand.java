@@ -53,7 +53,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        int replicas = rf != null ? rf : nodes >= 3 ? 3 : 1;
+        int replicas = rf != null ? rf : LocalCluster.defaultReplicationFactor(nodes);
         if (replicas < 1 || replicas > nodes) throw new IllegalArgumentException("--rf must be between 1 and --nodes (" + nodes + "), not " + replicas);
         if (running) return runWorkloads(Ports.DEFAULT, replicas);
         Path clusterDir = dir != null ? dir : LocalCluster.repoRoot().orElse(Path.of(".")).resolve(".cluster-demo");

@@ -96,11 +96,6 @@ public final class ClusterCommand implements Runnable {
                 description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable")
         Map<String, String> nodeSettings = new LinkedHashMap<>();
 
-        /** Three replicas per partition once there are three nodes to hold them, else one. */
-        static int defaultReplicationFactor(int nodes) {
-            return nodes >= 3 ? 3 : 1;
-        }
-
         @Override
         public Integer call() {
             ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
@@ -111,7 +106,7 @@ public final class ClusterCommand implements Runnable {
                 nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(rf));
             } else if (!nodeSettings.containsKey(LocalCluster.REPLICATION_FACTOR) && !cluster.exists() && !noPlugin) {
                 // Replicated by default, as a Cassandra operator runs: one node down then stops nothing (issue 12).
-                nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(defaultReplicationFactor(nodes)));
+                nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(LocalCluster.defaultReplicationFactor(nodes)));
             }
             StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET).withPlugin(!noPlugin).withHeap(heap)
                     .withTimeout(Duration.ofSeconds(timeoutSeconds)).withNodeClasspathFile(nodeClasspath)
@@ -125,8 +120,8 @@ public final class ClusterCommand implements Runnable {
             System.out.println("  CQL      " + addresses(nodes, ports, ports.cql()));
             System.out.println("  FastCCS  " + (noPlugin ? "off (--no-plugin)" : addresses(nodes, ports, ports.fastccs())));
             if (!noPlugin) {
-                String replicas = cluster.nodeSettings().getOrDefault(LocalCluster.REPLICATION_FACTOR, "1");
-                System.out.println("  replicas " + replicas + " per partition" + (replicas.equals("1")
+                int replicas = cluster.replicationFactor();
+                System.out.println("  replicas " + replicas + " per partition" + (replicas == 1
                         ? " (one node per partition, as in the thesis)" : " (each partition a Raft group; one node down stops nothing)"));
             }
             System.out.println("  logs     " + cluster.dir().resolve("node<k>/logs/system.log"));

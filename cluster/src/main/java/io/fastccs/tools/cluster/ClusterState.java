@@ -24,6 +24,11 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
                     Path nodeClasspathFile, Path agentJar, Map<Integer, Long> pids, Map<String, String> nodeSettings) {
     static final String FILE_NAME = "cluster.properties";
 
+    /** Its replicas per partition: the {@code replication_factor} node setting, 1 (the plugin's default) without it. */
+    int replicationFactor() {
+        return Integer.parseInt(nodeSettings.getOrDefault(LocalCluster.REPLICATION_FACTOR, "1"));
+    }
+
     ClusterState {
         if (nodes < 1 || nodes > 254)
             throw new IllegalArgumentException("a local cluster has 1 to 254 nodes, not " + nodes);

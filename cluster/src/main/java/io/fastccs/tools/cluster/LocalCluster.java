@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -65,10 +64,15 @@ public final class LocalCluster {
         this.nodetool = new Nodetool(layout);
     }
 
-    /** The cluster in {@code dir}, which need not exist yet; progress messages are dropped. */
     /** The node setting naming the replicas per partition (the plugin's {@code replication_factor}). */
     public static final String REPLICATION_FACTOR = "replication_factor";
 
+    /** A new cluster's replicas per partition: three once there are three nodes to hold them, else one. */
+    public static int defaultReplicationFactor(int nodes) {
+        return nodes >= 3 ? 3 : 1;
+    }
+
+    /** The cluster in {@code dir}, which need not exist yet; progress messages are dropped. */
     public static LocalCluster at(Path dir) {
         return new LocalCluster(dir, message -> { });
     }
@@ -102,6 +106,11 @@ public final class LocalCluster {
     /** The FastCCS settings every node runs with, by name (as given to {@link StartOptions#withNodeSettings}). */
     public Map<String, String> nodeSettings() {
         return state().nodeSettings();
+    }
+
+    /** Its replicas per partition. */
+    public int replicationFactor() {
+        return state().replicationFactor();
     }
 
     public Path systemLog(int node) {
@@ -237,13 +246,9 @@ public final class LocalCluster {
      * (the replicated tables or the local groups' logs), so starting it at another would hide that data.
      */
     private StartOptions keepReplicationFactor(ClusterState previous, StartOptions options) {
-        String had = previous.nodeSettings().getOrDefault(REPLICATION_FACTOR, "1");
+        String had = Integer.toString(previous.replicationFactor());
         String asked = options.nodeSettings().get(REPLICATION_FACTOR);
-        if (asked == null) {
-            Map<String, String> settings = new TreeMap<>(options.nodeSettings());
-            settings.put(REPLICATION_FACTOR, had);
-            return options.withNodeSettings(settings);
-        }
+        if (asked == null) return options.withNodeSettings(Map.of(REPLICATION_FACTOR, had));
         if (!asked.equals(had))
             throw new ClusterException(dir() + " holds a cluster at replication factor " + had + ", not " + asked
                     + "; its data lives where that factor put it. Start it without --rf, or remove it first");

@@ -63,7 +63,7 @@ final class Readiness {
         if (configured != null) return Duration.ofSeconds(configured);
         // Replicated partitions: the port opens only once the ring settled and every group elected a leader, which on
         // a loaded 2-core machine took more than 30 s after CQL opened (a CI rehearsal's demo).
-        if (!state.nodeSettings().getOrDefault(LocalCluster.REPLICATION_FACTOR, "1").equals("1")) return SECURED_PLUGIN_GRACE;
+        if (state.replicationFactor() > 1) return SECURED_PLUGIN_GRACE;
         try {
             return ClusterSecurity.load(dir).enabled() ? SECURED_PLUGIN_GRACE : PLUGIN_GRACE;
         } catch (IOException e) {

@@ -14,7 +14,6 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.server.storage.DurablePartitionStore;
@@ -25,7 +24,6 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -45,14 +43,6 @@ import java.util.function.Supplier;
  * {@link PeerSink}; the node wiring ({@code NodeWiring}) puts the two together.
  */
 public final class FastCcsNode implements InboundHandler, AutoCloseable {
-    /**
-     * Read answers that rest only on the durable part of the settled prefix (docs/design.md, "What a read answer rests
-     * on"). Off: with it, ReplicatedClusterIT at workload seed -8488707924661723039 and a loaded RealClusterIT found
-     * read-your-writes and causal anomalies that the simulator does not show; until that is understood every read
-     * answer waits behind the writes made before it, as in session 5.
-     */
-    static final boolean DURABLE_SETTLED_READS = false;
-
     private static final Logger logger = LoggerFactory.getLogger(FastCcsNode.class);
 
     private final NodeSettings settings;
@@ -108,11 +98,8 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     /** Recovers the partition from the store; call before the port opens. */
     public void recover() throws InterruptedException {
-        run(() -> {
-            partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
-                    (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong);
-            if (DURABLE_SETTLED_READS) partition.trackDurableSettled();
-        });
+        run(() -> partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
+                (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
         try {
             protocolThread.submit(() -> { }).get(); // recovery done before we accept anything
         } catch (ExecutionException e) {
@@ -186,10 +173,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {
         try {
-            ClientReply outgoing = response -> {
-                if (DURABLE_SETTLED_READS && response instanceof ReadReply r) outbox.sendReadReply(r, () -> reply.reply(response));
-                else outbox.sendReply(() -> reply.reply(response));
-            };
+            ClientReply outgoing = response -> outbox.sendReply(() -> reply.reply(response));
             if (arrival != null) partition.onFirstRoundRead(outgoing, (FirstRoundRead) request, arrival);
             else partition.onClientRequest(outgoing, request);
         } catch (RuntimeException e) {
@@ -216,7 +200,6 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
                 if (failed) return;
                 try {
                     work.run();
-                    if (DURABLE_SETTLED_READS) outbox.noteSettled();
                     store.endOfStep();
                 } catch (RuntimeException e) {
                     internalErrors.incrementAndGet();
@@ -254,48 +237,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
      * sent is durable. Runs on the protocol thread only.
      */
     private final class Outbox {
-        private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
         private final ArrayDeque<Object> queue = new ArrayDeque<>();
-        private long settledSeen = -1;
-        private CompletableFuture<Void> settledDurable = CompletableFuture.completedFuture(null);
-
-        /**
-         * After every step: when the settled prefix advanced, the writes made so far (the outcomes and versions it now
-         * covers among them) are what it rests on; once they are durable the partition may show it to reads.
-         */
-        void noteSettled() {
-            if (partition == null) return;
-            long settled = partition.settledPrefix();
-            if (settled == settledSeen) return;
-            settledSeen = settled;
-            CompletableFuture<Void> mark = store.durableMark();
-            settledDurable = mark;
-            if (mark.isDone() && !mark.isCompletedExceptionally()) partition.onSettledDurable(settled);
-            else mark.thenRun(() -> run(() -> partition.onSettledDurable(settled))); // a failure stops the node elsewhere
-        }
-
-        /**
-         * A read's answer shows this partition's versions and entry only up to the durable part of the settled prefix
-         * (docs/design.md, "What a read answer rests on"), so it leaves at once (after the lease check), not behind
-         * every write made before it. Should a round two's clock reach beyond that part (possible only in a race
-         * with the durability news), it waits for everything settled to be durable.
-         */
-        void sendReadReply(ReadReply answer, Runnable transmit) {
-            noteSettled(); // a step that did not pass through run() (a read after a cache load) settles nothing, but be sure
-            int self = ring.self();
-            long shown = Math.max(answer.snapshot().get(self), answer.maxCommitClock().get(self));
-            CompletableFuture<Void> durable = shown <= partition.readableSettled() ? DONE : settledDurable;
-            CompletableFuture<Void> ready = lease == null ? durable : durable == DONE ? lease.afterNow()
-                    : CompletableFuture.allOf(durable, lease.afterNow());
-            if (ready.isDone() && !ready.isCompletedExceptionally()) {
-                transmit.run();
-                return;
-            }
-            ready.whenComplete((v, e) -> run(() -> {
-                if (e != null) failDurability(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
-                else transmit.run();
-            }));
-        }
 
         /** A client reply: with a group, it also waits until this member is confirmed leader after it was made. */
         void sendReply(Runnable transmit) {
@@ -310,10 +252,6 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
         /** {@code transmit} null: only takes note of the writes made so far. */
         void send(Runnable transmit) {
-            // Before this message's own wait: a write reply leaves in the step that advanced the settled prefix, and
-            // the client's next read must find that advance durable here, so the mark is taken now (not at the step's
-            // end, after later writes) and its news is queued ahead of the reply.
-            if (DURABLE_SETTLED_READS) noteSettled();
             if (store.takeDirty()) {
                 CompletableFuture<Void> durable = store.whenDurable();
                 if (!durable.isDone() || durable.isCompletedExceptionally()) {
@@ -361,7 +299,6 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         }
 
         @Override public CompletableFuture<Void> whenDurable() { return store.whenDurable(); }
-        @Override public CompletableFuture<Void> durableMark() { return store.durableMark(); }
         @Override public void endOfStep() { store.endOfStep(); }
         @Override public void close() { store.close(); }
         @Override public void savePrepared(TxnRecord record) { dirty = true; store.savePrepared(record); }

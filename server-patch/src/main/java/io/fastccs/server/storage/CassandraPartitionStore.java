@@ -551,11 +551,6 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     @Override
-    public CompletableFuture<Void> durableMark() {
-        return pending.whenApplied();
-    }
-
-    @Override
     public void endOfStep() {
         appendBatch();
     }

@@ -63,6 +63,8 @@ public final class CheckedWorkload {
         volatile long[] commitClock;
         volatile boolean acknowledged;
         volatile String transactionId;
+        /** For a write the client reported aborted: what it said (to explain a checker's finding). */
+        volatile String abortedBecause;
 
         Recorded(long txnId, long session, boolean write) {
             this.txnId = txnId;
@@ -244,6 +246,26 @@ public final class CheckedWorkload {
         return null;
     }
 
+    /** For reads of writes the client was told had aborted: logs what the client was told, once per write. */
+    private void explainAbortedReads(CheckResult check, Consumer<String> log) {
+        java.util.regex.Pattern abortedWriter = java.util.regex.Pattern.compile("written by aborted T(\\d+)");
+        java.util.Set<Long> explained = new java.util.TreeSet<>();
+        for (Object anomaly : check.anomalies()) {
+            java.util.regex.Matcher m = abortedWriter.matcher(anomaly.toString());
+            if (m.find()) explained.add(Long.parseLong(m.group(1)));
+        }
+        if (explained.isEmpty()) return;
+        int shown = 0;
+        for (List<Recorded> sessionLog : logs.values())
+            synchronized (sessionLog) {
+                for (Recorded r : sessionLog) {
+                    if (!r.write || !explained.contains(r.txnId) || shown++ >= 10) continue;
+                    log.accept("aborted write read by others: history txn " + r.txnId + ", transaction " + r.transactionId
+                            + ", session " + r.session + ", values " + r.ops + "; the client was told: " + r.abortedBecause);
+                }
+            }
+    }
+
     /** Null if the write was confirmed, else the error's type. */
     private String write(CausalSession session, long sessionId, long[] keys) {
         writesAttempted.increment();
@@ -270,6 +292,7 @@ public final class CheckedWorkload {
             switch (e.outcome()) {
                 case ABORTED -> {
                     rec.outcome = Outcome.ABORTED;
+                    rec.abortedBecause = e.getMessage();
                     writesAbortedKnown.increment();
                 }
                 case COMMITTED_UNCONFIRMED, UNKNOWN -> {
@@ -295,6 +318,7 @@ public final class CheckedWorkload {
             // Refused before it was sent, or by a participant before it prepared: aborted for sure (see the API).
             count("write: " + e.getClass().getSimpleName());
             rec.outcome = Outcome.ABORTED;
+            rec.abortedBecause = e.getClass().getSimpleName() + ": " + e.getMessage();
             writesAbortedKnown.increment();
             return e.getClass().getSimpleName();
         }
@@ -445,6 +469,7 @@ public final class CheckedWorkload {
         violations.addAll(verdict.violations());
         if (historyFile != null) PlumeText.write(verdict.history(), historyFile);
         CheckResult check = verdict.check();
+        explainAbortedReads(check, log);
         Map<String, Long> errorCounts = new TreeMap<>();
         errors.forEach((k, v) -> errorCounts.put(k, v.sum()));
         long unknownUnsettled = unknownSubmitted.sum() - (unknownCommitted.sum() - unknownKnownClock.sum() + unknownAborted.sum());

@@ -37,7 +37,8 @@ import java.util.concurrent.ThreadLocalRandom;
                 "few seconds, kills clients in the middle of a write (request sent to some participants only) and restarts",
                 "every node at once; then heals, settles every unknown outcome, reads every key and checks the history",
                 "(TCC, atomic visibility, no lost acknowledged write, no value never committed, convergence).",
-                "One CSV row per seed. --waiting-bound runs the bounded-waiting experiment instead."})
+                "One CSV row per seed. --waiting-bound runs the bounded-waiting experiment instead; --availability the",
+                "availability experiment (each node in turn killed and kept down, the failover window measured)."})
 public final class NemesisCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "the seed (with --seeds N: the first of N consecutive seeds); default random")
     Long seed;
@@ -74,6 +75,16 @@ public final class NemesisCommand implements Callable<Integer> {
     int killTrials = 3;
     @Option(names = "--waiting-out", description = "bounded waiting CSV (default: ${DEFAULT-VALUE})")
     Path waitingOut = Path.of("results/waiting-bound.csv");
+    @Option(names = "--availability", description = "run the availability experiment instead: each node in turn SIGKILLed "
+            + "and kept down (--down), the failover window and the transactions that succeed outside it measured, the "
+            + "history checked (use with --rf 3)")
+    boolean availability;
+    @Option(names = "--kills", description = "availability: how many kills, the nodes in turn (default: ${DEFAULT-VALUE})")
+    int kills = 6;
+    @Option(names = "--down", description = "availability: how long each killed node stays down (default: ${DEFAULT-VALUE})")
+    String down = "60s";
+    @Option(names = "--availability-out", description = "availability CSV, one row per kill (default: ${DEFAULT-VALUE})")
+    Path availabilityOut = Path.of("results/availability.csv");
 
     public static void main(String[] args) {
         io.fastccs.tools.cluster.ToolLogging.quiet();
@@ -140,10 +151,17 @@ public final class NemesisCommand implements Callable<Integer> {
             cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10))
                     .withNodeSettings(java.util.Map.of("replication_factor", Integer.toString(rf))));
             ClusterView view = ClusterView.discover(Ports.forSubnet(subnet), nodes);
-            if (waitingBound) return waitingBound(cluster, view);
-            int wb = withWaitingBound ? waitingBound(cluster, view) : 0;
-            int nem = nemesis(cluster, view, seedList, perSeed);
-            return Math.max(wb, nem);
+            int code;
+            if (waitingBound) code = waitingBound(cluster, view);
+            else if (availability) code = availability(cluster, view, seedList.get(0));
+            else code = Math.max(withWaitingBound ? waitingBound(cluster, view) : 0, nemesis(cluster, view, seedList, perSeed));
+            if (code != 0 && !keep) {
+                // The nodes' logs are what explains a failed check: keep them (the nodes are stopped, not removed).
+                keep = true;
+                cluster.stop();
+                log("the cluster's directory is kept for its node logs: " + clusterDir);
+            }
+            return code;
         } catch (Exception | Error e) {
             System.err.println("fastccs nemesis: the run failed: " + e);
             e.printStackTrace();
@@ -242,6 +260,42 @@ public final class NemesisCommand implements Callable<Integer> {
                         + "other violations %d; rows in %s", seedList.size(), failed, txns, faults, unknown, unknownCommitted,
                 unknownAborted, dead, deadCommitted, deadAborted, anomalies, lost, violations, out));
         return failed == 0 ? 0 : 1;
+    }
+
+    private int availability(LocalCluster cluster, ClusterView view, long seed) throws Exception {
+        Duration downFor = parseDuration(down);
+        log(String.format("availability: seed %d, %d kills of %d s each (nodes in turn), %d sessions, %d keys, replication factor %d",
+                seed, kills, downFor.toSeconds(), threads, keys, rf));
+        AvailabilityRun.Config config = new AvailabilityRun.Config(seed, kills, downFor, Duration.ofSeconds(10), threads, keys,
+                4, 0.25, Duration.ofMinutes(8), historyDir == null ? null : historyDir.resolve("availability-" + seed + ".txt"));
+        AvailabilityRun.Result r = new AvailabilityRun(cluster, view, NemesisCommand::log).run(config);
+        if (availabilityOut.getParent() != null) Files.createDirectories(availabilityOut.getParent());
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(availabilityOut))) {
+            csv.println(AvailabilityRun.Kill.csvHeader() + ",nodes,replication_factor");
+            for (AvailabilityRun.Kill k : r.kills()) csv.println(k.csv() + "," + nodes + "," + rf);
+        }
+        long[] failovers = r.kills().stream().mapToLong(AvailabilityRun.Kill::failoverMillis).filter(ms -> ms >= 0).sorted().toArray();
+        long noFailover = r.kills().stream().filter(k -> k.failoverMillis() < 0).count();
+        long downOk = r.kills().stream().mapToLong(AvailabilityRun.Kill::downOk).sum();
+        long downAll = r.kills().stream().mapToLong(AvailabilityRun.Kill::downAll).sum();
+        if (failovers.length > 0)
+            log(String.format("failover window (kill to the first acknowledged write on the killed node's partition), %d kills: "
+                            + "min %d ms, median %d ms, p99 %d ms, max %d ms%s", failovers.length, failovers[0],
+                    failovers[failovers.length / 2], failovers[Math.min(failovers.length - 1, (int) Math.ceil(failovers.length * 0.99) - 1)],
+                    failovers[failovers.length - 1], noFailover == 0 ? "" : "; " + noFailover + " kills without a failover before the restart"));
+        else log("no failover: no write on a killed node's partition succeeded before its restart");
+        log(String.format("outside the failover windows: %d of %d transactions succeeded (%.3f%%); with a node down, after the "
+                        + "failover: %d of %d (%.3f%%)", r.outsideOk(), r.outsideAll(),
+                r.outsideAll() == 0 ? 0 : 100.0 * r.outsideOk() / r.outsideAll(), downOk, downAll,
+                downAll == 0 ? 0 : 100.0 * downOk / downAll));
+        CheckedWorkload.Result w = r.workload();
+        log("history: " + w.historySessions() + " sessions, " + w.keysWritten() + " keys written; checker: " + w.check().summary()
+                + "; lost acknowledged writes " + w.lostAcknowledged() + "; other violations " + w.violations().size());
+        w.check().anomalies().stream().limit(10).forEach(a -> log("    " + a));
+        w.violations().stream().limit(10).forEach(v -> log("    " + v));
+        if (!w.errors().isEmpty()) log("client errors " + w.errors());
+        log("rows in " + availabilityOut);
+        return r.ok() ? 0 : 1;
     }
 
     private int waitingBound(LocalCluster cluster, ClusterView view) throws Exception {

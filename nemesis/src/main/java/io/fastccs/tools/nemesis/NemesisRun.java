@@ -201,7 +201,7 @@ public final class NemesisRun {
         }
     }
 
-    private static void sleep(long millis) {
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

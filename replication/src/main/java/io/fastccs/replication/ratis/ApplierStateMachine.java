@@ -44,6 +44,22 @@ final class ApplierStateMachine extends BaseStateMachine {
      */
     private static final class SnapshotStorage extends SimpleStateMachineStorage {
         private final AtomicReference<SingleFileSnapshotInfo> newest = new AtomicReference<>();
+        /** Whether the directory was read (init reads it, and every install): Ratis asks for the newest snapshot on
+         *  every append and heartbeat, and the base class lists the directory each time while there is none. */
+        private volatile boolean scanned;
+
+        @Override
+        public SingleFileSnapshotInfo loadLatestSnapshot() {
+            SingleFileSnapshotInfo found = super.loadLatestSnapshot();
+            scanned = true;
+            return found;
+        }
+
+        @Override
+        public SingleFileSnapshotInfo getLatestSnapshot() {
+            SingleFileSnapshotInfo known = newest.get();
+            return known != null || scanned ? known : loadLatestSnapshot();
+        }
 
         @Override
         public SingleFileSnapshotInfo updateLatestSnapshot(SingleFileSnapshotInfo info) {

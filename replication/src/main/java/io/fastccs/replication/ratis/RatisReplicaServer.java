@@ -34,11 +34,15 @@ public final class RatisReplicaServer implements ReplicaServer {
     /** What the server's state machine registry hands out: Ratis asks for a group's machine when it creates it. */
     private final Map<RaftGroupId, ApplierStateMachine> machines;
     private final Map<Integer, RatisReplicatedLog> logs = new ConcurrentHashMap<>();
+    private final PeerReconnects reconnects;
 
-    private RatisReplicaServer(RaftServer server, GroupMember self, Map<RaftGroupId, ApplierStateMachine> machines) {
+    private RatisReplicaServer(RaftServer server, GroupMember self, Map<RaftGroupId, ApplierStateMachine> machines,
+                               ReplicaSettings settings) {
         this.server = server;
         this.self = self;
         this.machines = machines;
+        // Often enough that a channel is connected again before the next election round (a fraction of its timeout).
+        this.reconnects = new PeerReconnects(server, Math.max(50, settings.electionTimeoutMin().toMillis() / 4));
     }
 
     public static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
@@ -82,7 +86,7 @@ public final class RatisReplicaServer implements ReplicaServer {
                     return m;
                 })
                 .build();
-        RatisReplicaServer replicas = new RatisReplicaServer(server, self, machines);
+        RatisReplicaServer replicas = new RatisReplicaServer(server, self, machines, settings);
         try {
             server.start();
             Set<RaftGroupId> resumed = new HashSet<>();
@@ -168,6 +172,7 @@ public final class RatisReplicaServer implements ReplicaServer {
 
     @Override
     public void close() throws IOException {
+        reconnects.close();
         try {
             server.close();
         } finally {

@@ -77,6 +77,9 @@ public final class GroupApplier implements ReplicaApplier {
     public static void prepare() {
         if (!Keyspace.isInitialized()) throw new IllegalStateException("the Cassandra node is not started");
         LocalKeyspace.ensureRegistered();
+        // Unused for data at replication factor > 1 (versions live in the local keyspace), but the FastCCS port checks
+        // permissions on fastccs.versions, and Cassandra grants only on keyspaces and tables that exist.
+        StorageSchema.ensureReplicatedKeyspace();
     }
 
     /** The largest write timestamp applied: a new leader's store starts above it. */

@@ -92,6 +92,33 @@ public final class CassandraRing implements RingView {
         }
     }
 
+    /** Gossip application state carrying the groups this node leads (replicated partitions; see LeaderClaims). */
+    static final ApplicationState LEADERSHIP_STATE = ApplicationState.X2;
+
+    /** This ring's view of who leads which group, through gossip. */
+    public io.fastccs.server.groups.LeaderClaims.Gossip leaderGossip() {
+        return new io.fastccs.server.groups.LeaderClaims.Gossip() {
+            @Override
+            public void publish(java.util.Map<Integer, Long> termByPartition) {
+                String encoded = io.fastccs.server.groups.LeaderClaims.encode(termByPartition);
+                Gossiper.instance.addLocalApplicationState(LEADERSHIP_STATE, StorageService.instance.valueFactory.rack(encoded));
+            }
+
+            @Override
+            public int leaderOf(int partition) {
+                List<java.util.Map<Integer, Long>> claims = new ArrayList<>(endpoints.size());
+                for (int p = 0; p < endpoints.size(); p++) {
+                    InetAddressAndPort ep = endpoints.get(p);
+                    EndpointState state = Gossiper.instance.getEndpointStateForEndpoint(ep);
+                    VersionedValue v = state == null ? null : state.getApplicationState(LEADERSHIP_STATE);
+                    boolean alive = p == self || Gossiper.instance.isAlive(ep);
+                    claims.add(alive && v != null ? io.fastccs.server.groups.LeaderClaims.decode(v.value) : null);
+                }
+                return io.fastccs.server.groups.LeaderClaims.leaderOf(partition, claims);
+            }
+        };
+    }
+
     /** Tells the other nodes which port this node serves FastCCS on. */
     public static void advertisePort(int port) {
         VersionedValue value = StorageService.instance.valueFactory.rack(PREFIX + port);

@@ -97,7 +97,7 @@ public final class FastCcsPlugin {
                 CassandraPartitionStore.Settings.of(group, ring.partitions(), settings.versionCacheKeys())
                         .withLoaderThreads(settings.cacheLoaderThreads()), log, appliedTimestamp);
         groups = PartitionGroups.start(nodeSettings,
-                new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort()),
+                new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort(), ring.leaderGossip()),
                 storage, ReplicaSettings.DEFAULT.withTls(consensusTls), stores, FBUtilities::timestampMicros, security);
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "

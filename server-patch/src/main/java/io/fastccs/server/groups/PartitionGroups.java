@@ -56,7 +56,8 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
     }
 
     /** How this node takes part: its rank in the ring, the ids and consensus addresses of every node. */
-    public record Membership(RingView nodes, GroupLayout layout, List<String> nodeIds, List<String> raftHosts, int raftPort) {
+    public record Membership(RingView nodes, GroupLayout layout, List<String> nodeIds, List<String> raftHosts, int raftPort,
+                             LeaderClaims.Gossip leaderGossip) {
         int self() {
             return nodes.self();
         }
@@ -234,6 +235,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         }
         node.startTicking();
         hosts.set(group, new Host(term, node, peers));
+        publishClaims();
         logger.info("FastCCS group {}: serving as leader in term {}", group, term);
     }
 
@@ -241,9 +243,31 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         logger.info("FastCCS group {}: stopping its host ({})", group, why);
         h.peers().close();
         h.node().close();
+        publishClaims();
     }
 
-    /** The node (by token rank) leading {@code partition}'s group as far as this node knows; its preferred node if unknown. */
+    /** Tells every node, through gossip, which groups this node serves as leader and in which term. */
+    private void publishClaims() {
+        Map<Integer, Long> claims = new java.util.TreeMap<>();
+        for (int g = 0; g < hosts.length(); g++) {
+            Host h = hosts.get(g);
+            if (h != null) claims.put(g, h.term());
+        }
+        try {
+            membership.leaderGossip().publish(claims);
+        } catch (RuntimeException e) {
+            logger.warn("FastCCS: could not publish the groups this node leads", e);
+        }
+    }
+
+    /**
+     * The node (by token rank) leading {@code partition}'s group as far as this node knows. A node that is not a member
+     * (with more nodes than replicas), or a member during an election, goes by the leaders' claims in gossip (the
+     * highest term among live nodes); with none, it names the first member that Cassandra's failure detector holds
+     * alive, the preferred one first. That member leads, or answers NOT_LEADER naming
+     * the leader, which clients and peer links follow. Naming the preferred member while it was down sent every client
+     * and peer link of a 5-node cluster back to the dead node and stopped writes on its partitions for the whole outage.
+     */
     int leaderOf(int partition) {
         if (hosts.get(partition) != null) return membership.self();
         GroupApplier mine = appliers.get(partition);
@@ -254,6 +278,11 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
                 if (node >= 0) return node;
             }
         }
+        int claimed = membership.leaderGossip().leaderOf(partition);
+        if (claimed >= 0) return claimed;
+        List<io.fastccs.protocol.messages.RingMember> ring = membership.nodes().members();
+        for (int node : membership.layout().members(partition)) // the preferred member first
+            if (node == membership.self() || ring.get(node).alive()) return node;
         return partition;
     }
 

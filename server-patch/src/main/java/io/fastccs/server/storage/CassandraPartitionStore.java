@@ -37,6 +37,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -96,11 +97,13 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      * @param writerThreads         threads applying mutations (see {@link #DEFAULT_WRITER_THREADS})
      * @param allowLateLocalKeyspace accept a local keyspace registered after commit log replay (see
      *                              {@link LocalKeyspace}); only for tools and tests that never restart a node
+     * @param clockMicros           the node's clock the write timestamps follow (the one the protocol uses)
      */
     public record Settings(int self, int partitionCount, int cacheCapacity, int writerThreads, boolean allowLateLocalKeyspace,
-                           int loaderThreads) {
+                           int loaderThreads, LongSupplier clockMicros) {
         public Settings(int self, int partitionCount, int cacheCapacity, int writerThreads, boolean allowLateLocalKeyspace) {
-            this(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, DEFAULT_LOADER_THREADS);
+            this(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, DEFAULT_LOADER_THREADS,
+                    FBUtilities::timestampMicros);
         }
 
         public Settings {
@@ -110,6 +113,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
                 throw new IllegalArgumentException("partition index " + self + " outside 0.." + (partitionCount - 1));
             if (cacheCapacity < 1) throw new IllegalArgumentException("cache capacity must be positive, got " + cacheCapacity);
             if (writerThreads < 1) throw new IllegalArgumentException("writer threads must be positive, got " + writerThreads);
+            if (clockMicros == null) throw new IllegalArgumentException("no clock");
         }
 
         public static Settings of(int self, int partitionCount, int cacheCapacity) {
@@ -117,11 +121,15 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         }
 
         public Settings withWriterThreads(int threads) {
-            return new Settings(self, partitionCount, cacheCapacity, threads, allowLateLocalKeyspace, loaderThreads);
+            return new Settings(self, partitionCount, cacheCapacity, threads, allowLateLocalKeyspace, loaderThreads, clockMicros);
         }
 
         public Settings withLoaderThreads(int threads) {
-            return new Settings(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, threads);
+            return new Settings(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, threads, clockMicros);
+        }
+
+        public Settings withClock(LongSupplier micros) {
+            return new Settings(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, loaderThreads, micros);
         }
     }
 
@@ -184,6 +192,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private TreeMap<Long, TxnId> storedTransactions;
     private VectorClock savedSnapshot;
     private long lastTimestamp;
+    private final LongSupplier clockMicros;
     /** The clock most recently encoded: the versions of one transaction share it, so it is encoded once. */
     private VectorClock lastEncodedClock;
     private byte[] lastEncodedClockBytes;
@@ -204,6 +213,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         this.partitionCount = settings.partitionCount();
         this.log = log;
         this.lastTimestamp = lastTimestamp;
+        this.clockMicros = settings.clockMicros();
         Keyspace local = Keyspace.open(StorageSchema.LOCAL_KEYSPACE);
         this.versionsKeyspace = log == null ? Keyspace.open(StorageSchema.KEYSPACE) : local;
         this.versionsTable = log == null ? versionsKeyspace.getColumnFamilyStore(StorageSchema.VERSIONS)
@@ -691,7 +701,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      * writes after its predecessor.
      */
     private long nextTimestamp() {
-        long now = FBUtilities.timestampMicros();
+        long now = clockMicros.getAsLong();
         lastTimestamp = Math.max(now, lastTimestamp + 1);
         return lastTimestamp;
     }

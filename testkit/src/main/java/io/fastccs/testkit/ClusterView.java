@@ -91,6 +91,22 @@ public final class ClusterView {
         return ring.ownerOf(Key.of(key));
     }
 
+    /**
+     * The node that leads {@code partition}'s group as node {@code askedNode} sees it (replicated partitions: the
+     * ring names each partition at its leader), or -1 if the asked node does not answer or names no node of ours.
+     */
+    public int leaderAsSeenBy(int askedNode, int partition, Duration timeout) {
+        try (RawClient c = connect(askedNode, timeout)) {
+            Message m = c.exchange(new RingRequest(1));
+            if (!(m instanceof RingReply reply) || partition >= reply.members().size()) return -1;
+            String host = reply.members().get(partition).host();
+            for (int node = 1; node <= nodes; node++) if (ports.address(node).equals(host)) return node;
+            return -1;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     public RawClient connect(int node, Duration timeout) throws IOException {
         return RawClient.open(fastccsAddress(node), timeout);
     }

@@ -257,13 +257,13 @@ public final class NemesisRun {
         log.accept("fault: node " + leader + " (leading partition " + partition + ") cut off from nodes " + others
                 + " on the Raft port for " + cut + " ms");
         try (RaftPortFirewall firewall = new RaftPortFirewall(view.ports(), raftPort(cluster), log)) {
-            firewall.cutOff(leader, others);
+            firewall.cutOff(leader, cluster.pid(leader), others);
             sleep(cut);
         }
     }
 
     /** The cluster's Raft port: its node setting, or the plugin's default. */
-    static int raftPort(LocalCluster cluster) {
+    public static int raftPort(LocalCluster cluster) {
         return Integer.parseInt(cluster.nodeSettings().getOrDefault("raft_port", "9143"));
     }
 

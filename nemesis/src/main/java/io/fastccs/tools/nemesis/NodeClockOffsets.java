@@ -42,7 +42,10 @@ public final class NodeClockOffsets {
 
     /** Steps node's FastCCS clock to the wall clock plus {@code offset} (a signed duration: {@code -700ms}, {@code +2s}). */
     public void set(int node, String offset) {
-        call(node, c -> c.invoke(new ObjectName(BEAN), "setClockOffset", new Object[]{offset}, new String[]{String.class.getName()}));
+        call(node, c -> {
+            c.setAttribute(new ObjectName(BEAN), new javax.management.Attribute("ClockOffset", offset));
+            return null;
+        });
     }
 
     private interface JmxCall<T> {

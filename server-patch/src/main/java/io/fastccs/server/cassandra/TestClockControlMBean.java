@@ -1,8 +1,9 @@
 package io.fastccs.server.cassandra;
 
 /**
- * Test only: the FastCCS clock offset of a running node, {@code io.fastccs:type=TestClock}, registered only when the
- * node was started with the setting {@code test_clock_offset} (the nemesis's clock fault steps it).
+ * Test only: the FastCCS clock offset of a running node, the writable attribute {@code ClockOffset} of
+ * {@code io.fastccs:type=TestClock}, registered only when the node was started with the setting
+ * {@code test_clock_offset} (the nemesis's clock fault steps it).
  */
 public interface TestClockControlMBean {
     /** The offset now, as a signed duration in microseconds ({@code +0us}, {@code -700000us}). */

@@ -1,6 +1,7 @@
 package io.fastccs.testkit;
 
 import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
@@ -93,23 +94,36 @@ public final class OutcomeResolver implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks the node leading the coordinator's partition now: with replicated partitions that may be another member
+     * than the partition's own node for minutes (after a kill, a restart of every node, a cut-off leader), and the
+     * leader there collects decisions after the retention, so asking only the partition's own node could get a
+     * presumed abort for a committed write once it leads again. At replication factor 1 the leader is the own node.
+     */
     private OutcomeReply ask(Pending p) {
-        int node = cluster.nodeOfPartition(p.coordinator());
+        int partition = p.coordinator();
         try {
-            RawClient c = connections.get(node);
+            RawClient c = connections.get(partition);
             if (c == null) {
-                c = cluster.connect(node, Duration.ofSeconds(2));
-                connections.put(node, c);
+                int node = cluster.leaderAsSeenBy(cluster.nodeOfPartition(partition), partition, Duration.ofSeconds(2));
+                if (node < 0) node = cluster.nodeOfPartition(partition); // its own node down: ask it again when back
+                c = RawClient.openFor(cluster.fastccsAddress(node), partition, Duration.ofSeconds(2));
+                connections.put(partition, c);
             }
             queries.incrementAndGet();
             Message m = c.exchange(new OutcomeQuery(requestIds.incrementAndGet(), p.txnId()));
             if (m instanceof OutcomeReply r && r.txnId().equals(p.txnId())) return r;
+            if (m instanceof ErrorReply) drop(partition); // not (or no longer) the leader: find it again
             return null; // a refusal or a stale reply says nothing about the outcome: ask again
         } catch (IOException e) {
-            RawClient c = connections.remove(node);
-            if (c != null) c.close();
-            return null; // the coordinator is down, paused or restarting: ask again later
+            drop(partition);
+            return null; // the leader is down, paused or restarting: ask again later
         }
+    }
+
+    private void drop(int partition) {
+        RawClient c = connections.remove(partition);
+        if (c != null) c.close();
     }
 
     @Override

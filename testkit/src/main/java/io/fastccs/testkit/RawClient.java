@@ -71,6 +71,20 @@ public final class RawClient implements AutoCloseable {
         }
     }
 
+    /** Connects and shakes hands as a client of {@code partition} (its group's leader serves it). */
+    public static RawClient openFor(InetSocketAddress address, int partition, Duration timeout) throws IOException {
+        RawClient c = new RawClient(address, timeout);
+        try {
+            Message reply = c.exchange(new Hello(Hello.PROTOCOL_VERSION, -1, null, null, partition));
+            if (!(reply instanceof HelloReply h)) throw new IOException(address + " refused partition " + partition + ": " + reply);
+            c.hello = h;
+            return c;
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
     /** Connects without a handshake. */
     public static RawClient openBare(InetSocketAddress address, Duration timeout) throws IOException {
         return new RawClient(address, timeout);

@@ -255,10 +255,29 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         if (sync != Config.CommitLogSync.batch && sync != Config.CommitLogSync.group)
             logger.warn("commitlog_sync is {}: an applied write is not yet on disk, so a crash can lose what FastCCS "
                     + "acknowledged; use batch or group", sync);
-        CassandraPartitionStore store = new CassandraPartitionStore(settings, null, 0);
+        CassandraPartitionStore store = new CassandraPartitionStore(settings, null, newestTimestampStored());
         logger.info("Opened FastCCS store of partition {} (of {}), cache {} keys, {} writer threads",
                 settings.self(), settings.partitionCount(), settings.cacheCapacity(), settings.writerThreads());
         return store;
+    }
+
+    /**
+     * The largest write timestamp in this node's FastCCS tables, memtables flushed first so that they count: a store
+     * opened after a restart writes above it whatever its clock says, so a clock stepped back across the restart (an
+     * NTP step, the test clock offset) cannot put a later write below an earlier one, where it would lose (an outcome
+     * under its prepared record, a snapshot under the one before).
+     */
+    private static long newestTimestampStored() {
+        Keyspace local = Keyspace.open(StorageSchema.LOCAL_KEYSPACE);
+        List<ColumnFamilyStore> tables = List.of(Keyspace.open(StorageSchema.KEYSPACE).getColumnFamilyStore(StorageSchema.VERSIONS),
+                local.getColumnFamilyStore(StorageSchema.TRANSACTIONS), local.getColumnFamilyStore(StorageSchema.DECISIONS),
+                local.getColumnFamilyStore(StorageSchema.SNAPSHOTS));
+        long newest = 0;
+        for (ColumnFamilyStore table : tables) {
+            table.forceBlockingFlush(ColumnFamilyStore.FlushReason.STARTUP);
+            for (var sstable : table.getLiveSSTables()) newest = Math.max(newest, sstable.getMaxTimestamp());
+        }
+        return newest;
     }
 
     /**

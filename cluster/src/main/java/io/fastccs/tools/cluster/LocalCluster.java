@@ -364,6 +364,15 @@ public final class LocalCluster {
         return result;
     }
 
+    /** The pid of running node {@code node} (faults that act on its process: firewall rules by process). */
+    public long pid(int node) {
+        ClusterState state = state();
+        checkNodeNumber(state, node);
+        long pid = state.pid(node);
+        if (!processes.isNode(node, pid)) throw new ClusterException("node " + node + " is not running");
+        return pid;
+    }
+
     /** SIGKILL to node {@code node}, as a crash would; returns once it is gone. */
     public void kill(int node) {
         ClusterState state = state();

@@ -35,7 +35,9 @@ import java.util.concurrent.ThreadLocalRandom;
         description = {"Starts a local cluster (its own directory and loopback subnet), runs concurrent causal sessions with",
                 "a recorded history while a schedule drawn from each seed SIGKILLs and restarts a node, SIGSTOPs one for a",
                 "few seconds, kills clients in the middle of a write (request sent to some participants only) and restarts",
-                "every node at once; then heals, settles every unknown outcome, reads every key and checks the history",
+                "every node at once, steps a node's clock forwards or back by up to 3 s, and (--rf 3) cuts a group's leader",
+                "off from its followers on the Raft port with iptables (root); then heals, settles every unknown outcome,",
+                "reads every key and checks the history",
                 "(TCC, atomic visibility, no lost acknowledged write, no value never committed, convergence).",
                 "One CSV row per seed. --waiting-bound runs the bounded-waiting experiment instead; --availability the",
                 "availability experiment (each node in turn killed and kept down, the failover window measured)."})
@@ -149,7 +151,8 @@ public final class NemesisCommand implements Callable<Integer> {
             log("starting " + nodes + " nodes on 127.0." + subnet + ".1.." + nodes + " in " + clusterDir
                     + (rf > 1 ? ", replication factor " + rf : ""));
             cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10))
-                    .withNodeSettings(java.util.Map.of("replication_factor", Integer.toString(rf))));
+                    .withNodeSettings(java.util.Map.of("replication_factor", Integer.toString(rf),
+                            NodeClockOffsets.SETTING, "0ms"))); // opens the test-only clock control (CLOCK_OFFSET)
             ClusterView view = ClusterView.discover(Ports.forSubnet(subnet), nodes);
             int code;
             if (waitingBound) code = waitingBound(cluster, view);
@@ -183,7 +186,7 @@ public final class NemesisCommand implements Callable<Integer> {
     }
 
     static final String CSV_HEADER = "seed,duration_s,transactions,reads_ok,writes,writes_acknowledged,kill_restart,pause_resume,"
-            + "dead_client,restart_all,unknown_outcomes,unknown_committed,unknown_aborted,dead_client_writes,"
+            + "dead_client,restart_all,leader_cut_off,clock_offset,unknown_outcomes,unknown_committed,unknown_aborted,dead_client_writes,"
             + "dead_client_committed,dead_client_aborted,unsettled,anomalies,lost_acknowledged,violations,sessions,keys_written,"
             + "reads,replication_factor";
 
@@ -194,7 +197,8 @@ public final class NemesisCommand implements Callable<Integer> {
                 Long.toString(w.transactions()), Long.toString(w.readsOk()), Long.toString(w.writesAttempted()),
                 Long.toString(w.writesAcknowledged()), Integer.toString(f.get(NemesisRun.Fault.KILL_RESTART)),
                 Integer.toString(f.get(NemesisRun.Fault.PAUSE_RESUME)), Integer.toString(f.get(NemesisRun.Fault.DEAD_CLIENT)),
-                Integer.toString(f.get(NemesisRun.Fault.RESTART_ALL)), Long.toString(w.unknown()),
+                Integer.toString(f.get(NemesisRun.Fault.RESTART_ALL)), Integer.toString(f.get(NemesisRun.Fault.LEADER_CUT_OFF)),
+                Integer.toString(f.get(NemesisRun.Fault.CLOCK_OFFSET)), Long.toString(w.unknown()),
                 Long.toString(w.unknownCommitted()), Long.toString(w.unknownAborted()),
                 Long.toString(w.deadClientCommitted() + w.deadClientAborted() + w.deadClientUnsettled()),
                 Long.toString(w.deadClientCommitted()), Long.toString(w.deadClientAborted()),

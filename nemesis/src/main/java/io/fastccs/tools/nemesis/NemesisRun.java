@@ -10,7 +10,11 @@ import io.fastccs.tools.cluster.LocalCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -31,7 +35,14 @@ public final class NemesisRun {
         /** A client dies in the middle of a write-only transaction (request sent to a proper subset of participants). */
         DEAD_CLIENT,
         /** SIGKILL every node, then start them all at once. */
-        RESTART_ALL
+        RESTART_ALL,
+        /**
+         * Replicated partitions only: a group's leader cut off from the other nodes on the Raft port (iptables) for
+         * longer than the election timeout, while clients still reach it; its lease runs out and another member leads.
+         */
+        LEADER_CUT_OFF,
+        /** One node's FastCCS clock stepped forwards or back by up to a few seconds for a few seconds, then back. */
+        CLOCK_OFFSET
     }
 
     /** How a run is shaped. */
@@ -64,11 +75,43 @@ public final class NemesisRun {
     private final LocalCluster cluster;
     private final ClusterView view;
     private final Consumer<String> log;
+    private final Set<Fault> applicable;
+    private final NodeClockOffsets clocks;
 
     public NemesisRun(LocalCluster cluster, ClusterView view, Consumer<String> log) {
         this.cluster = cluster;
         this.view = view;
         this.log = log;
+        this.clocks = new NodeClockOffsets(view.ports());
+        this.applicable = applicableFaults(cluster, clocks, log);
+    }
+
+    /** The faults this cluster can take, saying in one line why each left out is. */
+    private static Set<Fault> applicableFaults(LocalCluster cluster, NodeClockOffsets clocks, Consumer<String> log) {
+        Set<Fault> faults = EnumSet.allOf(Fault.class);
+        if (cluster.replicationFactor() <= 1) {
+            faults.remove(Fault.LEADER_CUT_OFF);
+            log.accept("fault LEADER_CUT_OFF skipped: replication factor 1, no group leaders to cut off");
+        } else {
+            Optional<String> why = RaftPortFirewall.unusableReason();
+            if (why.isPresent()) {
+                faults.remove(Fault.LEADER_CUT_OFF);
+                log.accept("fault LEADER_CUT_OFF skipped: " + why.get());
+            } else {
+                new RaftPortFirewall(cluster.ports(), raftPort(cluster), log).removeLeftovers();
+            }
+        }
+        Optional<String> clockWhy = clocks.unusableReason(1);
+        if (clockWhy.isPresent()) {
+            faults.remove(Fault.CLOCK_OFFSET);
+            log.accept("fault CLOCK_OFFSET skipped: " + clockWhy.get());
+        }
+        return faults;
+    }
+
+    /** The faults a run draws on this cluster (a fault that does not apply is skipped with a line saying why). */
+    public Set<Fault> applicableFaults() {
+        return Collections.unmodifiableSet(applicable);
     }
 
     static FastCcsClient newClient(ClusterView view) {
@@ -92,7 +135,7 @@ public final class NemesisRun {
             try {
                 sleep(3_000);
                 // Every kind once in an order drawn from the seed, then random draws, until the duration is spent.
-                List<Fault> firsts = new ArrayList<>(List.of(Fault.values()));
+                List<Fault> firsts = new ArrayList<>(applicable);
                 for (int i = firsts.size() - 1; i > 0; i--) {
                     int j = random.nextInt(i + 1);
                     Fault t = firsts.get(i);
@@ -124,12 +167,27 @@ public final class NemesisRun {
         }
     }
 
-    private static Fault draw(SplittableRandom random) {
-        int x = random.nextInt(100);
-        if (x < 35) return Fault.DEAD_CLIENT;
-        if (x < 65) return Fault.PAUSE_RESUME;
-        if (x < 90) return Fault.KILL_RESTART;
-        return Fault.RESTART_ALL;
+    /** How often each kind is drawn after the first round, relative to the others that apply. */
+    private static int weight(Fault f) {
+        return switch (f) {
+            case DEAD_CLIENT -> 30;
+            case PAUSE_RESUME -> 25;
+            case KILL_RESTART -> 20;
+            case RESTART_ALL -> 8;
+            case LEADER_CUT_OFF -> 10;
+            case CLOCK_OFFSET -> 7;
+        };
+    }
+
+    private Fault draw(SplittableRandom random) {
+        int total = 0;
+        for (Fault f : applicable) total += weight(f);
+        int x = random.nextInt(total);
+        for (Fault f : applicable) {
+            x -= weight(f);
+            if (x < 0) return f;
+        }
+        throw new AssertionError("no fault applies");
     }
 
     private void inject(Fault f, SplittableRandom random, CheckedWorkload workload, Config config) {
@@ -171,7 +229,42 @@ public final class NemesisRun {
                 LocalCluster.StartReport r = restartWhenFree(cluster, all, config.restartTimeout(), log);
                 log.accept(String.format("every node serves again (%.1f s after the restart began)", r.toServing().toMillis() / 1000.0));
             }
+            case LEADER_CUT_OFF -> cutOffLeader(view.partitionOfNode(node), random);
+            case CLOCK_OFFSET -> {
+                // Several hundred ms to a few seconds either way, for a few seconds; then back, itself a step.
+                long millis = (300 + random.nextInt(2_700)) * (random.nextBoolean() ? 1L : -1L);
+                long held = 3_000 + random.nextInt(3_000);
+                String offset = (millis < 0 ? "" : "+") + millis + "ms";
+                log.accept("fault: node " + node + "'s clock stepped " + offset + " for " + held + " ms");
+                clocks.set(node, offset);
+                try {
+                    sleep(held);
+                } finally {
+                    clocks.set(node, "0ms");
+                }
+            }
         }
+    }
+
+    /** Cuts the leader of {@code partition}'s group off from the others on the Raft port for longer than an election. */
+    private void cutOffLeader(int partition, SplittableRandom random) {
+        int preferred = view.nodeOfPartition(partition);
+        int leader = view.leaderAsSeenBy(preferred, partition, Duration.ofSeconds(3));
+        if (leader < 0) leader = preferred;
+        long cut = 3_000 + random.nextInt(4_000);
+        List<Integer> others = new ArrayList<>();
+        for (int k = 1; k <= view.nodes(); k++) if (k != leader) others.add(k);
+        log.accept("fault: node " + leader + " (leading partition " + partition + ") cut off from nodes " + others
+                + " on the Raft port for " + cut + " ms");
+        try (RaftPortFirewall firewall = new RaftPortFirewall(view.ports(), raftPort(cluster), log)) {
+            firewall.cutOff(leader, cluster.pid(leader), others);
+            sleep(cut);
+        }
+    }
+
+    /** The cluster's Raft port: its node setting, or the plugin's default. */
+    public static int raftPort(LocalCluster cluster) {
+        return Integer.parseInt(cluster.nodeSettings().getOrDefault("raft_port", "9143"));
     }
 
     /** Restarts any node that is not running (a fault that failed half-way). */

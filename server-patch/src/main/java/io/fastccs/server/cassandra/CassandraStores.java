@@ -14,11 +14,11 @@ final class CassandraStores {
     private CassandraStores() {
     }
 
-    static DurablePartitionStore open(CassandraRing ring, FastCcsSettings settings) {
+    static DurablePartitionStore open(CassandraRing ring, FastCcsSettings settings, java.util.function.LongSupplier clockMicros) {
         if (!LocalKeyspace.registeredBeforeReplay())
             logger.warn("FastCCS: the local keyspace was not registered before commit log replay (was the agent's premain "
                     + "skipped?); records not yet flushed before a crash would be lost");
         return CassandraPartitionStore.open(CassandraPartitionStore.Settings.of(ring.self(), ring.partitions(),
-                settings.versionCacheKeys()).withLoaderThreads(settings.cacheLoaderThreads()));
+                settings.versionCacheKeys()).withLoaderThreads(settings.cacheLoaderThreads()).withClock(clockMicros));
     }
 }

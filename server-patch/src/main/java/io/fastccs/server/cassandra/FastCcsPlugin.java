@@ -12,6 +12,7 @@ import io.fastccs.protocol.primitives.Key;
 import io.fastccs.server.health.PluginHealth;
 import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.FastCcsNode;
+import io.fastccs.server.node.NodeClock;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.storage.DurablePartitionStore;
 import io.fastccs.server.wiring.NodeWiring;
@@ -44,20 +45,22 @@ public final class FastCcsPlugin {
         long started = System.nanoTime();
         FastCcsSettings settings = FastCcsSettings.load();
         logger.info("FastCCS starting with settings: {}", settings);
+        NodeClock clock = new NodeClock(FBUtilities::timestampMicros, settings.testClockOffsetMicros());
+        if (settings.testClockControl()) TestClockControl.register(clock);
         PluginHealth.get().starting("waiting for the ring to settle");
         CassandraRing.advertisePort(settings.port());
         CassandraRing ring = CassandraRing.awaitComplete(settings);
         if (settings.replicationFactor() > 1) {
-            startReplicated(settings, ring, started);
+            startReplicated(settings, ring, clock, started);
             return;
         }
-        DurablePartitionStore store = CassandraStores.open(ring, settings);
+        DurablePartitionStore store = CassandraStores.open(ring, settings, clock);
         checkOwnership(ring, settings.keyspace());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
                 settings.maxFrameSize().toBytes(), settings.partitionConfig());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
         logger.info("FastCCS port security follows cassandra.yaml: {}", security);
-        NodeWiring w = NodeWiring.start(nodeSettings, ring, store, FBUtilities::timestampMicros, security);
+        NodeWiring w = NodeWiring.start(nodeSettings, ring, store, clock, security);
         wiring = w;
         try {
             if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(w.node(), cps);
@@ -74,7 +77,7 @@ public final class FastCcsPlugin {
      * Replicated partitions: this node joins the groups of its token range and of the {@code replication_factor - 1}
      * ranges before it, and serves those it leads (docs/design.md, "Replicated partitions").
      */
-    private static void startReplicated(FastCcsSettings settings, CassandraRing ring, long started) throws Exception {
+    private static void startReplicated(FastCcsSettings settings, CassandraRing ring, NodeClock clock, long started) throws Exception {
         GroupLayout layout = new GroupLayout(ring.partitions(), settings.replicationFactor());
         List<String> nodeIds = new ArrayList<>(), raftHosts = new ArrayList<>();
         for (int node = 0; node < ring.partitions(); node++) {
@@ -95,10 +98,10 @@ public final class FastCcsPlugin {
         GroupApplier.prepare();
         PartitionGroups.Stores stores = (group, log, appliedTimestamp) -> CassandraPartitionStore.openReplicated(
                 CassandraPartitionStore.Settings.of(group, ring.partitions(), settings.versionCacheKeys())
-                        .withLoaderThreads(settings.cacheLoaderThreads()), log, appliedTimestamp);
+                        .withLoaderThreads(settings.cacheLoaderThreads()).withClock(clock), log, appliedTimestamp);
         groups = PartitionGroups.start(nodeSettings,
                 new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort(), ring.leaderGossip()),
-                storage, ReplicaSettings.DEFAULT.withTls(consensusTls), stores, FBUtilities::timestampMicros, security);
+                storage, ReplicaSettings.DEFAULT.withTls(consensusTls), stores, clock, security);
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "
                 + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()

@@ -43,6 +43,12 @@ public enum FastCcsProperty {
     /** Where replicated partitions keep their logs and snapshots; unset: {@code fastccs-raft} beside the first data directory. */
     RAFT_DIRECTORY("raft_directory", null),
     /**
+     * Test only: shifts the wall clock FastCCS uses on this node by a signed duration ({@code -700ms}, {@code +2s}),
+     * and, when given at all, opens the JMX operation that changes it while the node runs (the nemesis's clock
+     * fault). Never set it in production.
+     */
+    TEST_CLOCK_OFFSET("test_clock_offset", "0ms"),
+    /**
      * Cassandra 5.0's own {@code cassandra.schema.update_handler_factory.class}
      * ({@code CassandraRelevantProperties.SCHEMA_UPDATE_HANDLER_FACTORY_CLASS}), which the agent sets so that our
      * node-local keyspace is registered before commit-log replay. Not a FastCCS setting.

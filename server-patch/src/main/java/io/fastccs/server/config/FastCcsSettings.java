@@ -44,6 +44,7 @@ public record FastCcsSettings(
         int replicationFactor,
         int raftPort,
         String raftDirectory,
+        long testClockOffsetMicros,
         Map<FastCcsProperty, String> given) {
 
     /** Every default. */
@@ -105,7 +106,38 @@ public record FastCcsSettings(
                 p.integer(FastCcsProperty.REPLICATION_FACTOR, 1, 7),
                 p.integer(FastCcsProperty.RAFT_PORT, 1, 65535),
                 given.get(FastCcsProperty.RAFT_DIRECTORY),
+                p.signedMicros(FastCcsProperty.TEST_CLOCK_OFFSET),
                 Map.copyOf(given));
+    }
+
+    /** Whether {@code test_clock_offset} was given (the test-only clock control is then open over JMX). */
+    public boolean testClockControl() {
+        return given.containsKey(FastCcsProperty.TEST_CLOCK_OFFSET);
+    }
+
+    /** The largest test clock offset accepted either way: beyond it a typo rather than a test is likely. */
+    public static final long MAX_TEST_CLOCK_OFFSET_MICROS = 3_600_000_000L;
+
+    /**
+     * A signed duration in Cassandra's units ({@code -700ms}, {@code +2s}, {@code 0ms}), in microseconds; the form of
+     * {@code test_clock_offset}, also when changed over JMX.
+     *
+     * @throws IllegalArgumentException naming {@code key}, for text that does not parse or an offset beyond an hour
+     */
+    public static long parseSignedDuration(String key, String text) {
+        String t = text == null ? "" : text.trim();
+        int sign = t.startsWith("-") ? -1 : 1;
+        String magnitude = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
+        long micros;
+        try {
+            micros = new DurationSpec.LongMicrosecondsBound(magnitude).toMicroseconds();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("FastCCS setting " + key + ": '" + text + "' is not a signed duration such as "
+                    + "-700ms, +2s or 0ms (" + e.getMessage() + ")");
+        }
+        if (micros > MAX_TEST_CLOCK_OFFSET_MICROS)
+            throw new IllegalArgumentException("FastCCS setting " + key + ": '" + text + "' is beyond an hour either way");
+        return sign * micros;
     }
 
     static Map<String, String> parseYaml(Reader in, String source) {
@@ -171,6 +203,10 @@ public record FastCcsSettings(
 
         DurationSpec.LongMicrosecondsBound micros(FastCcsProperty p) {
             return spec(p, DurationSpec.LongMicrosecondsBound::new, "a duration such as 500ms, 2s or 1m");
+        }
+
+        long signedMicros(FastCcsProperty p) {
+            return parseSignedDuration(p.key, raw(p));
         }
 
         DurationSpec.LongMillisecondsBound millis(FastCcsProperty p) {

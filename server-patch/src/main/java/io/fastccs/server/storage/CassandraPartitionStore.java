@@ -37,6 +37,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -96,11 +97,13 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      * @param writerThreads         threads applying mutations (see {@link #DEFAULT_WRITER_THREADS})
      * @param allowLateLocalKeyspace accept a local keyspace registered after commit log replay (see
      *                              {@link LocalKeyspace}); only for tools and tests that never restart a node
+     * @param clockMicros           the node's clock the write timestamps follow (the one the protocol uses)
      */
     public record Settings(int self, int partitionCount, int cacheCapacity, int writerThreads, boolean allowLateLocalKeyspace,
-                           int loaderThreads) {
+                           int loaderThreads, LongSupplier clockMicros) {
         public Settings(int self, int partitionCount, int cacheCapacity, int writerThreads, boolean allowLateLocalKeyspace) {
-            this(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, DEFAULT_LOADER_THREADS);
+            this(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, DEFAULT_LOADER_THREADS,
+                    FBUtilities::timestampMicros);
         }
 
         public Settings {
@@ -110,6 +113,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
                 throw new IllegalArgumentException("partition index " + self + " outside 0.." + (partitionCount - 1));
             if (cacheCapacity < 1) throw new IllegalArgumentException("cache capacity must be positive, got " + cacheCapacity);
             if (writerThreads < 1) throw new IllegalArgumentException("writer threads must be positive, got " + writerThreads);
+            if (clockMicros == null) throw new IllegalArgumentException("no clock");
         }
 
         public static Settings of(int self, int partitionCount, int cacheCapacity) {
@@ -117,11 +121,15 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         }
 
         public Settings withWriterThreads(int threads) {
-            return new Settings(self, partitionCount, cacheCapacity, threads, allowLateLocalKeyspace, loaderThreads);
+            return new Settings(self, partitionCount, cacheCapacity, threads, allowLateLocalKeyspace, loaderThreads, clockMicros);
         }
 
         public Settings withLoaderThreads(int threads) {
-            return new Settings(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, threads);
+            return new Settings(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, threads, clockMicros);
+        }
+
+        public Settings withClock(LongSupplier micros) {
+            return new Settings(self, partitionCount, cacheCapacity, writerThreads, allowLateLocalKeyspace, loaderThreads, micros);
         }
     }
 
@@ -184,6 +192,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private TreeMap<Long, TxnId> storedTransactions;
     private VectorClock savedSnapshot;
     private long lastTimestamp;
+    private final LongSupplier clockMicros;
     /** The clock most recently encoded: the versions of one transaction share it, so it is encoded once. */
     private VectorClock lastEncodedClock;
     private byte[] lastEncodedClockBytes;
@@ -204,6 +213,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         this.partitionCount = settings.partitionCount();
         this.log = log;
         this.lastTimestamp = lastTimestamp;
+        this.clockMicros = settings.clockMicros();
         Keyspace local = Keyspace.open(StorageSchema.LOCAL_KEYSPACE);
         this.versionsKeyspace = log == null ? Keyspace.open(StorageSchema.KEYSPACE) : local;
         this.versionsTable = log == null ? versionsKeyspace.getColumnFamilyStore(StorageSchema.VERSIONS)
@@ -245,10 +255,29 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         if (sync != Config.CommitLogSync.batch && sync != Config.CommitLogSync.group)
             logger.warn("commitlog_sync is {}: an applied write is not yet on disk, so a crash can lose what FastCCS "
                     + "acknowledged; use batch or group", sync);
-        CassandraPartitionStore store = new CassandraPartitionStore(settings, null, 0);
+        CassandraPartitionStore store = new CassandraPartitionStore(settings, null, newestTimestampStored());
         logger.info("Opened FastCCS store of partition {} (of {}), cache {} keys, {} writer threads",
                 settings.self(), settings.partitionCount(), settings.cacheCapacity(), settings.writerThreads());
         return store;
+    }
+
+    /**
+     * The largest write timestamp in this node's FastCCS tables, memtables flushed first so that they count: a store
+     * opened after a restart writes above it whatever its clock says, so a clock stepped back across the restart (an
+     * NTP step, the test clock offset) cannot put a later write below an earlier one, where it would lose (an outcome
+     * under its prepared record, a snapshot under the one before).
+     */
+    private static long newestTimestampStored() {
+        Keyspace local = Keyspace.open(StorageSchema.LOCAL_KEYSPACE);
+        List<ColumnFamilyStore> tables = List.of(Keyspace.open(StorageSchema.KEYSPACE).getColumnFamilyStore(StorageSchema.VERSIONS),
+                local.getColumnFamilyStore(StorageSchema.TRANSACTIONS), local.getColumnFamilyStore(StorageSchema.DECISIONS),
+                local.getColumnFamilyStore(StorageSchema.SNAPSHOTS));
+        long newest = 0;
+        for (ColumnFamilyStore table : tables) {
+            table.forceBlockingFlush(ColumnFamilyStore.FlushReason.STARTUP);
+            for (var sstable : table.getLiveSSTables()) newest = Math.max(newest, sstable.getMaxTimestamp());
+        }
+        return newest;
     }
 
     /**
@@ -691,7 +720,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
      * writes after its predecessor.
      */
     private long nextTimestamp() {
-        long now = FBUtilities.timestampMicros();
+        long now = clockMicros.getAsLong();
         lastTimestamp = Math.max(now, lastTimestamp + 1);
         return lastTimestamp;
     }

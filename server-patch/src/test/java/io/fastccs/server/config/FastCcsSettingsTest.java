@@ -56,6 +56,23 @@ class FastCcsSettingsTest {
     }
 
     @Test
+    void theTestClockOffsetIsASignedDurationAndOpensItsControlOnlyWhenGiven() {
+        assertThat(FastCcsSettings.defaults().testClockOffsetMicros()).isZero();
+        assertThat(FastCcsSettings.defaults().testClockControl()).isFalse();
+        FastCcsSettings behind = FastCcsSettings.of(Map.of("test_clock_offset", "-700ms"));
+        assertThat(behind.testClockOffsetMicros()).isEqualTo(-700_000);
+        assertThat(behind.testClockControl()).isTrue();
+        assertThat(FastCcsSettings.of(Map.of("test_clock_offset", "+2s")).testClockOffsetMicros()).isEqualTo(2_000_000);
+        assertThat(FastCcsSettings.of(Map.of("test_clock_offset", "250us")).testClockOffsetMicros()).isEqualTo(250);
+        FastCcsSettings zero = FastCcsSettings.of(Map.of("test_clock_offset", "0ms"));
+        assertThat(zero.testClockOffsetMicros()).isZero();
+        assertThat(zero.testClockControl()).as("given, even as zero: the nemesis steps it later").isTrue();
+        for (String bad : List.of("-", "2", "--2s", "+-2s", "2 s", "-2h"))
+            assertThatThrownBy(() -> FastCcsSettings.of(Map.of("test_clock_offset", bad)))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("test_clock_offset");
+    }
+
+    @Test
     void badValuesNameTheirKey() {
         assertThatThrownBy(() -> FastCcsSettings.of(Map.of("transaction_timeout", "2 seconds")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("transaction_timeout");

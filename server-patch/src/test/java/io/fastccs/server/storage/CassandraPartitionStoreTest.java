@@ -284,6 +284,26 @@ class CassandraPartitionStoreTest {
     }
 
     @Test
+    void aStoreReopenedWithItsClockSteppedBackStillWritesAfterItsEarlierRows() throws Exception {
+        int self = newSelf();
+        long now = System.currentTimeMillis() * 1000;
+        try (CassandraPartitionStore store = CassandraPartitionStore.open(
+                CassandraPartitionStore.Settings.of(self, 64, 10).withClock(() -> now + 60_000_000))) {
+            store.saveSnapshot(VectorClock.zero(64).with(self, 3), self);
+            await(store.whenDurable());
+        }
+        // Restarted with its clock a minute behind what it wrote with.
+        try (CassandraPartitionStore restarted = CassandraPartitionStore.open(
+                CassandraPartitionStore.Settings.of(self, 64, 10).withClock(() -> now))) {
+            restarted.saveSnapshot(VectorClock.zero(64).with(self, 5), self);
+            await(restarted.whenDurable());
+        }
+        try (CassandraPartitionStore again = open(self, 10)) {
+            assertThat(again.recover().snapshot()).as("the later snapshot wins").isEqualTo(VectorClock.zero(64).with(self, 5));
+        }
+    }
+
+    @Test
     void saveSnapshotDropsSettledRecords() throws Exception {
         int self = newSelf();
         try (CassandraPartitionStore store = open(self, 10)) {

@@ -283,11 +283,11 @@ public final class NemesisCommand implements Callable<Integer> {
         long downOk = r.kills().stream().mapToLong(AvailabilityRun.Kill::downOk).sum();
         long downAll = r.kills().stream().mapToLong(AvailabilityRun.Kill::downAll).sum();
         if (failovers.length > 0)
-            log(String.format("failover window (kill to the first acknowledged write on the killed node's partition), %d kills: "
+            log(String.format("failover window (kill to the first acknowledged write on every partition the killed node led), %d kills: "
                             + "min %d ms, median %d ms, p99 %d ms, max %d ms%s", failovers.length, failovers[0],
                     failovers[failovers.length / 2], failovers[Math.min(failovers.length - 1, (int) Math.ceil(failovers.length * 0.99) - 1)],
                     failovers[failovers.length - 1], noFailover == 0 ? "" : "; " + noFailover + " kills without a failover before the restart"));
-        else log("no failover: no write on a killed node's partition succeeded before its restart");
+        else log("no failover: no write on a killed node's partitions succeeded before its restart");
         log(String.format("outside the failover windows: %d of %d transactions succeeded (%.3f%%); with a node down, after the "
                         + "failover: %d of %d (%.3f%%)", r.outsideOk(), r.outsideAll(),
                 r.outsideAll() == 0 ? 0 : 100.0 * r.outsideOk() / r.outsideAll(), downOk, downAll,

@@ -216,14 +216,6 @@ class LeaderFaultsIT {
                 .isEqualTo(EnumSet.allOf(NemesisRun.Fault.class));
         NemesisRun.Result r = run.run(NemesisRun.Config.defaults(seed, duration).withThreads(6).withKeys(150));
         NemesisCommand.print(r);
-        CheckedWorkload.Result w = r.workload();
-        for (NemesisRun.Fault f : NemesisRun.Fault.values())
-            assertThat(r.faults().get(f)).as("faults of kind %s", f).isPositive();
-        assertThat(w.check().ok()).as("TCC anomalies: %s", w.check().anomalies().stream().limit(20).toList()).isTrue();
-        assertThat(w.violations()).as("lost, misplaced or unsettled writes").isEmpty();
-        assertThat(w.lostAcknowledged()).isZero();
-        assertThat(w.unknownUnsettled() + w.deadClientUnsettled()).as("writes whose outcome nobody could settle").isZero();
-        assertThat(w.deadClientCommitted()).as("a write that reached only some participants committed").isZero();
-        assertThat(w.writesAcknowledged()).isPositive();
+        NemesisChecks.assertClean(r, EnumSet.allOf(NemesisRun.Fault.class));
     }
 }

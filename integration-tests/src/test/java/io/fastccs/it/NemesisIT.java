@@ -4,7 +4,6 @@ import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.tools.nemesis.NemesisCommand;
 import io.fastccs.tools.nemesis.NemesisRun;
 import io.fastccs.tools.nemesis.NodeClockOffsets;
-import io.fastccs.testkit.CheckedWorkload;
 import io.fastccs.tools.nemesis.WaitingBound;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,16 +70,6 @@ class NemesisIT {
                 .isEqualTo(EnumSet.complementOf(EnumSet.of(NemesisRun.Fault.LEADER_CUT_OFF)));
         NemesisRun.Result r = run.run(NemesisRun.Config.defaults(seed, duration).withThreads(6).withKeys(150));
         NemesisCommand.print(r);
-        CheckedWorkload.Result w = r.workload();
-
-        for (NemesisRun.Fault f : run.applicableFaults())
-            assertThat(r.faults().get(f)).as("faults of kind %s", f).isPositive();
-        assertThat(w.check().ok()).as("TCC anomalies: %s", w.check().anomalies().stream().limit(20).toList()).isTrue();
-        assertThat(w.violations()).as("lost, misplaced or unsettled writes").isEmpty();
-        assertThat(w.lostAcknowledged()).isZero();
-        assertThat(w.unknownUnsettled() + w.deadClientUnsettled()).as("writes whose outcome nobody could settle").isZero();
-        assertThat(w.deadClientCommitted()).as("a write that reached only some participants committed").isZero();
-        assertThat(w.writesAcknowledged()).isPositive();
-        assertThat(w.readsOk()).isPositive();
+        NemesisChecks.assertClean(r, run.applicableFaults());
     }
 }

@@ -3,6 +3,7 @@ package io.fastccs.replication;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The consensus side of one node: one server, one port, hosting every group the node is a member of (RF groups when
@@ -33,6 +34,17 @@ public interface ReplicaServer extends AutoCloseable {
     static ReplicaServer startReplacing(GroupMember self, String replaced, Path storageDir, ReplicaSettings settings,
                                         Map<GroupSpec, ReplicaApplier> groups) throws IOException {
         return ReplicaServerFactory.load().startReplacing(self, replaced, storageDir, settings, groups);
+    }
+
+    /**
+     * Group {@code assumed.range()}'s members as its live members report them now: the configuration they hold, which
+     * differs from {@code assumed} once a member was replaced. Each member {@code assumed} names is asked at its address
+     * (whatever its id now); the leader's answer is preferred, since a lagging follower may hold an older one.
+     *
+     * @return empty when no member answers for the group (all down, or the group was never formed)
+     */
+    static Optional<GroupSpec> currentMembers(GroupSpec assumed, ReplicaSettings settings) {
+        return ReplicaServerFactory.load().currentMembers(assumed, settings);
     }
 
     /**

@@ -154,6 +154,43 @@ class ReplicatedLogTest {
     }
 
     @Test
+    void aGroupReportsItsCurrentMembersAndRefusesAReplacementMadeOnAStaleView() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            GroupSpec formed = g.groups.get(0);
+            g.awaitLeader(0, ELECTION);
+            assertThat(ReplicaServer.currentMembers(formed, g.settings)).get()
+                    .satisfies(now -> assertThat(now.members()).containsExactlyInAnyOrderElementsOf(formed.members()));
+            assertThat(ReplicaServer.currentMembers(new GroupSpec(7, formed.members()), g.settings))
+                    .as("a group never formed").isEmpty();
+
+            int wiped = 2;
+            String oldId = g.nodes.get(wiped).nodeId();
+            g.replaceWiped(wiped, oldId + ".2");
+            g.awaitLeader(0, ELECTION);
+            // Asked with the ids of before (as a node that knows only addresses would), the group names the new member.
+            GroupSpec now = ReplicaServer.currentMembers(formed, g.settings).orElseThrow();
+            assertThat(now.hasMember(oldId + ".2")).isTrue();
+            assertThat(now.hasMember(oldId)).isFalse();
+            GroupMember replacement = now.members().stream().filter(m -> m.nodeId().equals(oldId + ".2")).findFirst().orElseThrow();
+            assertThat(replacement.address()).isEqualTo(g.nodes.get(wiped).address());
+            assertThat(replacement.priority()).as("the replacement keeps the priority of the member it replaced")
+                    .isEqualTo(formed.members().get(wiped).priority());
+
+            // Wiped again, but replacing the first id (a stale view): the group no longer has it and refuses the change.
+            g.stop(wiped);
+            GroupMember third = new GroupMember(oldId + ".3", replacement.host(), replacement.port(), replacement.priority());
+            List<GroupMember> stale = new ArrayList<>(formed.members());
+            stale.set(wiped, third);
+            assertThatThrownBy(() -> ReplicaServer.startReplacing(third, oldId, dir.resolve("stale"), g.settings,
+                    Map.of(new GroupSpec(0, stale), new RecordingApplier())))
+                    .isInstanceOf(IOException.class).hasMessageContaining("did not replace member " + oldId);
+            GroupSpec after = ReplicaServer.currentMembers(formed, g.settings).orElseThrow();
+            assertThat(after.hasMember(oldId + ".2")).as("the member the group has is kept").isTrue();
+            assertThat(after.hasMember(oldId + ".3")).isFalse();
+        }
+    }
+
+    @Test
     void runningNodesJoinAGroupFormedAfterTheyStarted() throws Exception {
         try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
             GroupSpec later = new GroupSpec(1, g.groups.get(0).members());

@@ -7,15 +7,21 @@ import io.fastccs.replication.ReplicaServer;
 import io.fastccs.replication.ReplicaSettings;
 import io.fastccs.replication.ReplicatedLog;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.statemachine.StateMachine;
+import org.apache.ratis.util.ProtoUtils;
+import org.apache.ratis.util.TimeDuration;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,11 +30,16 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /** {@link ReplicaServer} on one Ratis server with gRPC, hosting a group per replicated range. */
 public final class RatisReplicaServer implements ReplicaServer {
+    /** How often a replacement asks again for a group's leader to take its configuration change. */
+    private static final long REPLACE_RETRY_MILLIS = 500;
+
     private final RaftServer server;
     private final GroupMember self;
     /** What the server's state machine registry hands out: Ratis asks for a group's machine when it creates it. */
@@ -131,21 +142,82 @@ public final class RatisReplicaServer implements ReplicaServer {
             throw new IOException("node " + self.nodeId() + " could not join group " + group.getGroupId() + ": " + reply.getException());
     }
 
-    /** Asks the group's leader to make {@code spec}'s membership current: {@code self} in place of {@code replaced}. */
+    /**
+     * Asks the group's leader to make {@code spec}'s membership current: {@code self} in place of {@code replaced}. A
+     * compare-and-set on the member ids: a group whose members are not {@code spec}'s with {@code replaced} in place of
+     * {@code self} (a stale view of it) refuses, rather than losing a member it has. Done already: nothing to do.
+     */
     private void replaceMember(GroupSpec spec, GroupMember self, String replaced, ReplicaSettings settings) throws IOException {
         List<RaftPeer> current = new ArrayList<>();
         for (RaftPeer p : raftGroup(spec).getPeers())
             current.add(p.getId().toString().equals(self.nodeId())
                     ? RaftPeer.newBuilder(p).setId(replaced).build() : p);
         RaftGroup before = RaftGroup.valueOf(groupId(spec), current);
+        // Asked of the others only: this server already hosts the group with spec's members, which proves nothing.
+        List<GroupMember> others = spec.members().stream().filter(m -> !m.nodeId().equals(self.nodeId())).toList();
+        Optional<GroupSpec> now = others.isEmpty() ? Optional.empty() : currentMembers(new GroupSpec(spec.range(), others), settings);
+        if (now.isPresent() && now.get().hasMember(self.nodeId()) && !now.get().hasMember(replaced)) return;
+        // Bounded: a group without a majority up elects no leader, and the node's start must fail then, not hang.
+        long attempts = Math.max(10, 2 * settings.requestTimeout().toMillis() / REPLACE_RETRY_MILLIS);
         try (RaftClient client = RaftClient.newBuilder().setRaftGroup(before)
                 .setProperties(RatisProperties.forClient(settings))
-                .setParameters(RatisProperties.parameters(settings)).build()) {
-            RaftClientReply reply = client.admin().setConfiguration(List.copyOf(raftGroup(spec).getPeers()));
-            if (!reply.isSuccess())
-                throw new IOException("group " + spec.range() + " did not replace member " + replaced + " by "
-                        + self.nodeId() + ": " + reply.getException());
+                .setParameters(RatisProperties.parameters(settings))
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep((int) attempts,
+                        TimeDuration.valueOf(REPLACE_RETRY_MILLIS, TimeUnit.MILLISECONDS))).build()) {
+            RaftClientReply reply;
+            try {
+                reply = client.admin().setConfiguration(SetConfigurationRequest.Arguments.newBuilder()
+                        .setServersInCurrentConf(current)
+                        .setServersInNewConf(List.copyOf(raftGroup(spec).getPeers()))
+                        .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
+                        .build());
+            } catch (IOException e) {
+                throw new IOException(refused(spec, self, replaced, e), e);
+            }
+            if (!reply.isSuccess()) throw new IOException(refused(spec, self, replaced, reply.getException()));
         }
+    }
+
+    private static String refused(GroupSpec spec, GroupMember self, String replaced, Exception why) {
+        return "group " + spec.range() + " did not replace member " + replaced + " by " + self.nodeId() + ": " + why;
+    }
+
+    /** See {@link ReplicaServer#currentMembers}. */
+    public static Optional<GroupSpec> currentMembers(GroupSpec assumed, ReplicaSettings settings) {
+        RaftGroup group = raftGroup(assumed);
+        GroupSpec fromFollower = null;
+        try (RaftClient client = RaftClient.newBuilder().setRaftGroup(group)
+                .setProperties(RatisProperties.forClient(settings))
+                .setParameters(RatisProperties.parameters(settings))
+                .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+            for (RaftPeer peer : group.getPeers()) {
+                GroupInfoReply reply;
+                try {
+                    reply = client.getGroupManagementApi(peer.getId()).info(group.getGroupId());
+                } catch (IOException | RuntimeException e) {
+                    continue; // down, or it does not host the group (gRPC reports that unchecked)
+                }
+                if (!reply.isSuccess() || reply.getConf().isEmpty()) continue;
+                if (reply.getConf().get().getOldPeersCount() > 0) continue; // a change under way: ask another
+                GroupSpec spec = toSpec(assumed.range(), ProtoUtils.toRaftPeers(reply.getConf().get().getPeersList()));
+                if (reply.getRoleInfoProto().getRole() == RaftPeerRole.LEADER) return Optional.of(spec);
+                if (fromFollower == null) fromFollower = spec;
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("could not close the client asking group " + assumed.range() + "'s members", e);
+        }
+        return Optional.ofNullable(fromFollower);
+    }
+
+    private static GroupSpec toSpec(int range, List<RaftPeer> peers) {
+        List<GroupMember> members = new ArrayList<>();
+        for (RaftPeer p : peers) {
+            String address = p.getAddress();
+            int colon = address.lastIndexOf(':');
+            members.add(new GroupMember(p.getId().toString(), address.substring(0, colon),
+                    Integer.parseInt(address.substring(colon + 1)), p.getPriority()));
+        }
+        return new GroupSpec(range, members);
     }
 
     static RaftGroupId groupId(GroupSpec spec) {

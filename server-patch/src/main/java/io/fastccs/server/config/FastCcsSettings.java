@@ -44,6 +44,7 @@ public record FastCcsSettings(
         int replicationFactor,
         int raftPort,
         String raftDirectory,
+        int raftSnapshotInterval,
         Map<FastCcsProperty, String> given) {
 
     /** Every default. */
@@ -105,6 +106,7 @@ public record FastCcsSettings(
                 p.integer(FastCcsProperty.REPLICATION_FACTOR, 1, 7),
                 p.integer(FastCcsProperty.RAFT_PORT, 1, 65535),
                 given.get(FastCcsProperty.RAFT_DIRECTORY),
+                p.integer(FastCcsProperty.RAFT_SNAPSHOT_INTERVAL, 1, Integer.MAX_VALUE),
                 Map.copyOf(given));
     }
 

@@ -68,7 +68,7 @@ class NemesisIT {
         NemesisCommand.print(r);
         CheckedWorkload.Result w = r.workload();
 
-        for (NemesisRun.Fault f : NemesisRun.Fault.values())
+        for (NemesisRun.Fault f : NemesisRun.applicable(cluster.local().replicationFactor()))
             assertThat(r.faults().get(f)).as("faults of kind %s", f).isPositive();
         assertThat(w.check().ok()).as("TCC anomalies: %s", w.check().anomalies().stream().limit(20).toList()).isTrue();
         assertThat(w.violations()).as("lost, misplaced or unsettled writes").isEmpty();

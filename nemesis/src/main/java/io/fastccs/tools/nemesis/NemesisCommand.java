@@ -48,7 +48,8 @@ public final class NemesisCommand implements Callable<Integer> {
     @Option(names = "--nodes", description = "cluster size (default: ${DEFAULT-VALUE})")
     int nodes = 3;
     @Option(names = "--rf", description = "replicas per partition: 3 makes each partition a Raft group, so a killed or "
-            + "paused node's partitions fail over to another member (default: ${DEFAULT-VALUE})")
+            + "paused node's partitions fail over to another member, and adds a fault that wipes a node's disk and "
+            + "brings it back as a replacement of itself (default: ${DEFAULT-VALUE})")
     int rf = 1;
     @Option(names = "--subnet", description = "nodes on 127.0.SUBNET.k (default: ${DEFAULT-VALUE})")
     int subnet = 60;

@@ -31,7 +31,14 @@ public final class NemesisRun {
         /** A client dies in the middle of a write-only transaction (request sent to a proper subset of participants). */
         DEAD_CLIENT,
         /** SIGKILL every node, then start them all at once. */
-        RESTART_ALL
+        RESTART_ALL,
+        /** SIGKILL one node, wipe its disk, start it as a replacement of itself; only with replicated partitions. */
+        WIPE_REPLACE
+    }
+
+    /** The faults a cluster at {@code replicationFactor} can take: at 1 a wiped node's partition is lost by design. */
+    public static List<Fault> applicable(int replicationFactor) {
+        return java.util.Arrays.stream(Fault.values()).filter(f -> f != Fault.WIPE_REPLACE || replicationFactor > 1).toList();
     }
 
     /** How a run is shaped. */
@@ -92,7 +99,7 @@ public final class NemesisRun {
             try {
                 sleep(3_000);
                 // Every kind once in an order drawn from the seed, then random draws, until the duration is spent.
-                List<Fault> firsts = new ArrayList<>(List.of(Fault.values()));
+                List<Fault> firsts = new ArrayList<>(applicable(cluster.replicationFactor()));
                 for (int i = firsts.size() - 1; i > 0; i--) {
                     int j = random.nextInt(i + 1);
                     Fault t = firsts.get(i);
@@ -101,7 +108,7 @@ public final class NemesisRun {
                 }
                 long end = started + config.duration().toNanos();
                 while (System.nanoTime() - end < 0 || !firsts.isEmpty() && config.duration().toSeconds() >= 60) {
-                    Fault f = firsts.isEmpty() ? draw(random) : firsts.remove(0);
+                    Fault f = firsts.isEmpty() ? draw(random, cluster.replicationFactor() > 1) : firsts.remove(0);
                     inject(f, random, workload, config);
                     faults.merge(f, 1, Integer::sum);
                     long left = (end - System.nanoTime()) / 1_000_000;
@@ -124,7 +131,9 @@ public final class NemesisRun {
         }
     }
 
-    private static Fault draw(SplittableRandom random) {
+    private static Fault draw(SplittableRandom random, boolean replicated) {
+        // Drawn first and only when replicated, so the schedules of seeds at replication factor 1 stay what they were.
+        if (replicated && random.nextInt(100) < 5) return Fault.WIPE_REPLACE;
         int x = random.nextInt(100);
         if (x < 35) return Fault.DEAD_CLIENT;
         if (x < 65) return Fault.PAUSE_RESUME;
@@ -160,6 +169,11 @@ public final class NemesisRun {
                     String what = workload.deadClientWrite(random);
                     log.accept("fault: " + (what == null ? "dead client skipped (keys on one partition)" : what));
                 }
+            }
+            case WIPE_REPLACE -> {
+                log.accept("fault: SIGKILL node " + node + ", wipe its disk, start it as a replacement of itself");
+                LocalCluster.StartReport r = cluster.replace(node, config.restartTimeout());
+                log.accept(String.format("node %d serves again as a replacement (%.1f s after its start)", node, r.toServing().toMillis() / 1000.0));
             }
             case RESTART_ALL -> {
                 long down = 1_000 + random.nextInt(2_000);

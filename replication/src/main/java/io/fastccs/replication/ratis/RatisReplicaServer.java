@@ -155,8 +155,7 @@ public final class RatisReplicaServer implements ReplicaServer {
         RaftGroup before = RaftGroup.valueOf(groupId(spec), current);
         // Asked of the others only: this server already hosts the group with spec's members, which proves nothing.
         List<GroupMember> others = spec.members().stream().filter(m -> !m.nodeId().equals(self.nodeId())).toList();
-        Optional<GroupSpec> now = others.isEmpty() ? Optional.empty() : currentMembers(new GroupSpec(spec.range(), others), settings);
-        if (now.isPresent() && now.get().hasMember(self.nodeId()) && !now.get().hasMember(replaced)) return;
+        if (replacedAlready(spec, others, self, replaced, settings)) return;
         // Bounded: a group without a majority up elects no leader, and the node's start must fail then, not hang.
         long attempts = Math.max(10, 2 * settings.requestTimeout().toMillis() / REPLACE_RETRY_MILLIS);
         try (RaftClient client = RaftClient.newBuilder().setRaftGroup(before)
@@ -164,18 +163,31 @@ public final class RatisReplicaServer implements ReplicaServer {
                 .setParameters(RatisProperties.parameters(settings))
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep((int) attempts,
                         TimeDuration.valueOf(REPLACE_RETRY_MILLIS, TimeUnit.MILLISECONDS))).build()) {
-            RaftClientReply reply;
+            Exception failure;
             try {
-                reply = client.admin().setConfiguration(SetConfigurationRequest.Arguments.newBuilder()
+                RaftClientReply reply = client.admin().setConfiguration(SetConfigurationRequest.Arguments.newBuilder()
                         .setServersInCurrentConf(current)
                         .setServersInNewConf(List.copyOf(raftGroup(spec).getPeers()))
                         .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
                         .build());
+                if (reply.isSuccess()) return;
+                failure = reply.getException();
             } catch (IOException e) {
-                throw new IOException(refused(spec, self, replaced, e), e);
+                failure = e;
             }
-            if (!reply.isSuccess()) throw new IOException(refused(spec, self, replaced, reply.getException()));
+            // The client resends a request whose reply it missed (a timeout while the new member caught up, a leader
+            // change), and the resent compare-and-set then fails on the change the first one made.
+            if (replacedAlready(spec, others, self, replaced, settings)) return;
+            throw new IOException(refused(spec, self, replaced, failure), failure);
         }
+    }
+
+    /** Whether the group's members, as the others report them, have {@code self} and not {@code replaced}. */
+    private static boolean replacedAlready(GroupSpec spec, List<GroupMember> others, GroupMember self, String replaced,
+                                           ReplicaSettings settings) {
+        if (others.isEmpty()) return false;
+        Optional<GroupSpec> now = currentMembers(new GroupSpec(spec.range(), others), settings);
+        return now.isPresent() && now.get().hasMember(self.nodeId()) && !now.get().hasMember(replaced);
     }
 
     private static String refused(GroupSpec spec, GroupMember self, String replaced, Exception why) {

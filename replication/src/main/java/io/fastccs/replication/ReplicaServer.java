@@ -24,10 +24,15 @@ public interface ReplicaServer extends AutoCloseable {
     /**
      * Starts a node whose consensus storage was lost (a wiped or replaced disk) as a <em>new</em> member of
      * {@code groups}: under a new node id, never the one it had, since under that id it could vote with a term and a
-     * log it has forgotten. Each group's leader is asked to replace {@code replaced} (the old id) by {@code self}; the
-     * new member then catches up from the leader's log or a snapshot.
+     * log it has forgotten. In two configuration changes, each a compare-and-set on the member ids: every group first
+     * drops {@code replaced} (the old id), before this server listens at the address the old member had (Ratis routes
+     * requests to a server by group only, so a leader still sending to the old id would reach the new member); then the
+     * server starts, and each group adds {@code self}, catching it up from the leader's log or a snapshot first.
+     * Between the two a group has one member fewer, and needs all of the members it kept (pitfall 5 in docs/design.md).
      *
-     * @param groups each group as it is to be, with {@code self} in place of the member it replaces
+     * @param replaced the old id, or null when the groups name no member at this address any more (an earlier
+     *                 replacement dropped it and stopped before adding its own): then each group only adds {@code self}
+     * @param groups   each group as it is to be, with {@code self} in place of the member it replaces
      * @throws IOException if {@code storageDir} holds consensus storage (that is a restart, not a replacement) or a
      *                     group refuses the change
      */

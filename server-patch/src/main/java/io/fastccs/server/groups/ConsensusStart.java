@@ -14,7 +14,8 @@ import java.util.TreeSet;
  *
  * @param memberId   the id this node runs its groups under
  * @param replacedId with {@link Mode#REPLACE}, the id its groups name at this node's address, which {@code memberId}
- *                   replaces; else null
+ *                   replaces (null when none names one there any more: an earlier replacement dropped it and stopped
+ *                   before adding its own); else null
  */
 public record ConsensusStart(Mode mode, String memberId, String replacedId) {
     public enum Mode { RESUME, FORM, REPLACE }
@@ -63,14 +64,15 @@ public record ConsensusStart(Mode mode, String memberId, String replacedId) {
             if (!silent.isEmpty())
                 throw new IllegalStateException("this node replaces itself, but no member of groups " + silent
                         + " answered: it needs each group's members to rejoin it (is a majority of a group down?)");
-            List<Integer> without = groups.groups().stream().filter(g -> !named.containsKey(g)).toList();
-            if (!without.isEmpty())
-                throw new IllegalStateException("this node replaces itself, but groups " + without + " have no member at "
-                        + ownAddress + ": nothing there to replace");
             TreeSet<String> ids = new TreeSet<>(named.values());
             if (ids.size() > 1)
                 throw new IllegalStateException("this node's groups name different members at " + ownAddress + " " + named
-                        + ": an earlier replacement stopped half-way; not replacing on a guess");
+                        + ": not replacing on a guess");
+            // A group that names nobody here lost its member at this address to an earlier replacement that stopped
+            // between its two steps (the old member dropped, the new one not yet added): it gets this member added.
+            // When no group names one any more, the id the last incarnation had is unknown; the next one after the
+            // host id is taken, which no group's configuration holds (a dropped id is never voted with again).
+            if (ids.isEmpty()) return new ConsensusStart(Mode.REPLACE, MemberIds.next(MemberIds.first(node.hostId())), null);
             String replaced = ids.first();
             return new ConsensusStart(Mode.REPLACE, MemberIds.next(replaced), replaced);
         }

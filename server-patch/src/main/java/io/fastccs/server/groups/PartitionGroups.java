@@ -144,7 +144,9 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         MemberIdFile.write(storageDir, selfId);
         MemberIdFile.write(dataDir, selfId);
         logger.info("FastCCS consensus start: {} as member {}{}", how.mode(), selfId,
-                how.replacedId() == null ? "" : " in place of " + how.replacedId() + " in groups " + joined.keySet().stream().map(GroupSpec::range).toList());
+                how.mode() != ConsensusStart.Mode.REPLACE ? ""
+                        : (how.replacedId() == null ? " (no group names a member here any more) added to groups "
+                        : " in place of " + how.replacedId() + " in groups ") + joined.keySet().stream().map(GroupSpec::range).toList());
         groups.replicas = how.mode() == ConsensusStart.Mode.REPLACE
                 ? ReplicaServer.startReplacing(self, how.replacedId(), storageDir, replicaSettings, joined)
                 : ReplicaServer.start(self, storageDir, replicaSettings, joined);

@@ -69,11 +69,13 @@ final class StartPlanner {
         if (start.mode() != ConsensusStart.Mode.REPLACE) return new Plan(start, Map.of());
         Map<Integer, GroupSpec> replaced = new LinkedHashMap<>();
         for (int group : mine) {
+            GroupMember fresh = new GroupMember(start.memberId(), ownHost(membership), membership.raftPort(),
+                    PartitionGroups.Membership.priority(group, membership.self()));
             List<GroupMember> members = new ArrayList<>();
             for (GroupMember m : current.get(group).members())
-                members.add(m.nodeId().equals(start.replacedId())
-                        ? new GroupMember(start.memberId(), m.host(), m.port(), PartitionGroups.Membership.priority(group, membership.self()))
-                        : m);
+                if (!m.nodeId().equals(start.replacedId())) members.add(m);
+            // In place of the old member, or added where an earlier replacement dropped it already.
+            members.add(fresh);
             replaced.put(group, new GroupSpec(group, members));
         }
         return new Plan(start, replaced);

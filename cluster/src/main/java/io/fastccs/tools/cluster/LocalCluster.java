@@ -33,6 +33,8 @@ import java.util.stream.Stream;
 public final class LocalCluster {
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /** How long a replacement waits for the ring to see the replaced node down (see awaitSeenDown). */
+    private static final Duration SEEN_DOWN_WAIT = Duration.ofSeconds(60);
 
     /** When {@link #start} or {@link #restart} returns: the nodes serve and see each other. */
     public record StartReport(List<Integer> nodes, Duration toServing, Duration toRing) {
@@ -309,9 +311,35 @@ public final class LocalCluster {
         }
         save(state().withReplacing(node, true));
         awaitPortsReleased(state, node);
+        awaitSeenDown(state, node);
         progress.accept("node " + node + " starts as a replacement of itself (replace_address_first_boot="
                 + state.ports().address(node) + "; Cassandra bootstraps it)");
         return restart(node, timeout);
+    }
+
+    /**
+     * Cassandra replaces only a node the ring sees down, and a replacement started while the others still count the
+     * killed process live can end its gossip shadow round on a regular reply from a node that is not a seed, which
+     * lacks the replaced node's state ("Cannot replace_address ... because it doesn't exist in gossip"; seen when the
+     * replacement followed the kill within seconds). So it waits until no running node's gossip sees the node live
+     * (their failure detectors convict it within seconds), for up to {@link #SEEN_DOWN_WAIT}, then starts anyway.
+     */
+    private void awaitSeenDown(ClusterState state, int node) {
+        String address = state.ports().address(node);
+        Instant started = Instant.now();
+        while (true) {
+            List<Integer> seeing = new ArrayList<>();
+            for (int other : processes.running(state))
+                if (other != node && RingProbe.view(state.ports().jmx(other)).filter(v -> v.liveNodes().contains(address)).isPresent())
+                    seeing.add(other);
+            if (seeing.isEmpty()) return;
+            if (Instant.now().isAfter(started.plus(SEEN_DOWN_WAIT))) {
+                progress.accept("nodes " + seeing + " still see node " + node + " live after " + SEEN_DOWN_WAIT.toSeconds()
+                        + " s; starting its replacement anyway");
+                return;
+            }
+            Readiness.pause();
+        }
     }
 
     /** A SIGKILLed JVM's ports stay bound for a moment after the process is gone. */

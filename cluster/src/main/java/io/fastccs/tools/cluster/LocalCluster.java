@@ -33,6 +33,15 @@ import java.util.stream.Stream;
 public final class LocalCluster {
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /**
+     * Cassandra's startup errors of a replacement that has joined nothing yet, which a second start gets past: on the
+     * loaded 2-core machine its gossip with the seed did not settle within the ring delay ("Unable to contact any
+     * seeds", WipeReplaceIT with a load average above 30), or its shadow round ended on a partial reply (see
+     * awaitSeenDown). The node is wiped again and started again, up to {@link #REPLACE_ATTEMPTS} starts in all.
+     */
+    private static final List<String> REPLACEMENT_GOSSIP_FAILURES =
+            List.of("Unable to contact any seeds", "because it doesn't exist in gossip");
+    private static final int REPLACE_ATTEMPTS = 3;
     /** How long a replacement waits for the ring to see the replaced node down (see awaitSeenDown). */
     private static final Duration SEEN_DOWN_WAIT = Duration.ofSeconds(60);
 
@@ -301,6 +310,21 @@ public final class LocalCluster {
         if (state.plugin() && state.replicationFactor() < 2)
             throw new ClusterException("the cluster runs at replication factor 1: node " + node + " holds the only copy of "
                     + "its partition, and wiping it loses those writes (replace needs --rf 2 or more)");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return replaceOnce(node, timeout);
+            } catch (ClusterException e) {
+                String why = String.valueOf(e.getMessage());
+                Optional<String> gossip = REPLACEMENT_GOSSIP_FAILURES.stream().filter(why::contains).findFirst();
+                if (attempt >= REPLACE_ATTEMPTS || gossip.isEmpty()) throw e;
+                progress.accept("node " + node + "'s replacement stopped in Cassandra's startup before it joined (\""
+                        + gossip.get() + "\"); wiping it and starting it again");
+            }
+        }
+    }
+
+    private StartReport replaceOnce(int node, Duration timeout) {
+        ClusterState state = state();
         if (processes.isNode(node, state.pid(node))) kill(node);
         progress.accept("wiping node " + node + ": " + String.join(", ", wipedDirs(state, node).stream().map(Path::toString).toList()));
         try {

@@ -168,7 +168,7 @@ public final class NemesisCommand implements Callable<Integer> {
     static final String CSV_HEADER = "seed,duration_s,transactions,reads_ok,writes,writes_acknowledged,kill_restart,pause_resume,"
             + "dead_client,restart_all,unknown_outcomes,unknown_committed,unknown_aborted,dead_client_writes,"
             + "dead_client_committed,dead_client_aborted,unsettled,anomalies,lost_acknowledged,violations,sessions,keys_written,"
-            + "reads,replication_factor";
+            + "reads,replication_factor,wipe_replace";
 
     static String csvRow(NemesisRun.Result r, int replicationFactor) {
         CheckedWorkload.Result w = r.workload();
@@ -184,7 +184,7 @@ public final class NemesisCommand implements Callable<Integer> {
                 Long.toString(w.unknownUnsettled() + w.deadClientUnsettled()), Integer.toString(w.check().totalAnomalies()),
                 Long.toString(w.lostAcknowledged()), Integer.toString(w.violations().size()),
                 Long.toString(w.historySessions()), Long.toString(w.keysWritten()), Long.toString(w.readsAttempted()),
-                Integer.toString(replicationFactor)));
+                Integer.toString(replicationFactor), Integer.toString(f.get(NemesisRun.Fault.WIPE_REPLACE))));
     }
 
     /** Prints a seed's figures, as the tool and the tests show them. */

@@ -66,8 +66,8 @@ class NemesisIT {
         Duration duration = Duration.ofSeconds(Long.getLong("fastccs.it.nemesisSeconds", 60));
         log("nemesis seed " + seed + " (-Dfastccs.it.seed=" + seed + "; bin/fastccs nemesis --seed " + seed + ")");
         NemesisRun run = new NemesisRun(cluster.local(), cluster.view(), TestCluster::log);
-        assertThat(run.applicableFaults()).as("at replication factor 1 every fault but the leader cut-off applies")
-                .isEqualTo(EnumSet.complementOf(EnumSet.of(NemesisRun.Fault.LEADER_CUT_OFF)));
+        assertThat(run.applicableFaults()).as("at replication factor 1 every fault but the leader cut-off and the wipe applies")
+                .isEqualTo(EnumSet.complementOf(EnumSet.of(NemesisRun.Fault.LEADER_CUT_OFF, NemesisRun.Fault.WIPE_REPLACE)));
         NemesisRun.Result r = run.run(NemesisRun.Config.defaults(seed, duration).withThreads(6).withKeys(150));
         NemesisCommand.print(r);
         NemesisChecks.assertClean(r, run.applicableFaults());

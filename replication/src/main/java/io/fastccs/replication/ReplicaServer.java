@@ -3,6 +3,7 @@ package io.fastccs.replication;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The consensus side of one node: one server, one port, hosting every group the node is a member of (RF groups when
@@ -23,16 +24,32 @@ public interface ReplicaServer extends AutoCloseable {
     /**
      * Starts a node whose consensus storage was lost (a wiped or replaced disk) as a <em>new</em> member of
      * {@code groups}: under a new node id, never the one it had, since under that id it could vote with a term and a
-     * log it has forgotten. Each group's leader is asked to replace {@code replaced} (the old id) by {@code self}; the
-     * new member then catches up from the leader's log or a snapshot.
+     * log it has forgotten. In two configuration changes, each a compare-and-set on the member ids: every group first
+     * drops {@code replaced} (the old id), before this server listens at the address the old member had (Ratis routes
+     * requests to a server by group only, so a leader still sending to the old id would reach the new member); then the
+     * server starts, and each group adds {@code self}, catching it up from the leader's log or a snapshot first.
+     * Between the two a group has one member fewer, and needs all of the members it kept (pitfall 5 in docs/design.md).
      *
-     * @param groups each group as it is to be, with {@code self} in place of the member it replaces
+     * @param replaced the old id, or null when the groups name no member at this address any more (an earlier
+     *                 replacement dropped it and stopped before adding its own): then each group only adds {@code self}
+     * @param groups   each group as it is to be, with {@code self} in place of the member it replaces
      * @throws IOException if {@code storageDir} holds consensus storage (that is a restart, not a replacement) or a
      *                     group refuses the change
      */
     static ReplicaServer startReplacing(GroupMember self, String replaced, Path storageDir, ReplicaSettings settings,
                                         Map<GroupSpec, ReplicaApplier> groups) throws IOException {
         return ReplicaServerFactory.load().startReplacing(self, replaced, storageDir, settings, groups);
+    }
+
+    /**
+     * Group {@code assumed.range()}'s members as its live members report them now: the configuration they hold, which
+     * differs from {@code assumed} once a member was replaced. Each member {@code assumed} names is asked at its address
+     * (whatever its id now); the leader's answer is preferred, since a lagging follower may hold an older one.
+     *
+     * @return empty when no member answers for the group (all down, or the group was never formed)
+     */
+    static Optional<GroupSpec> currentMembers(GroupSpec assumed, ReplicaSettings settings) {
+        return ReplicaServerFactory.load().currentMembers(assumed, settings);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.fastccs.replication;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
@@ -15,6 +16,8 @@ public interface ReplicaServerFactory {
 
     ReplicaServer startReplacing(GroupMember self, String replaced, Path storageDir, ReplicaSettings settings,
                                  Map<GroupSpec, ReplicaApplier> groups) throws IOException;
+
+    Optional<GroupSpec> currentMembers(GroupSpec assumed, ReplicaSettings settings);
 
     /** The implementation on the classpath. */
     static ReplicaServerFactory load() {

@@ -8,11 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -150,6 +153,168 @@ class ReplicatedLogTest {
                     "the replacement holds everything");
             assertThat(g.appliers[wiped][0].restoredAt).as("it started from a snapshot").isPositive();
             assertThat(g.log(wiped, 0).group().hasMember(oldId)).isFalse();
+        }
+    }
+
+    /**
+     * The replacement takes the old member's address while every group keeps appending. Ratis routes a request to a
+     * server by group only, so while a group still names the old id, its leader's log appender for that id would reach
+     * the new server and be taken as addressed to it (a snapshot install that set a configuration without the new
+     * member, after which its group shut itself down). The groups drop the old member before the new server listens,
+     * and add the new one after; each group of the replacement must end up holding exactly what the others hold.
+     */
+    @Test
+    void aReplacementWhileAppendsGoOnTakesTheOldIdsAddressButNeverItsTraffic() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 3, TestGroups.FAST.withSnapshotEvery(10))) {
+            for (int r = 0; r < 3; r++) g.awaitLeader(r, ELECTION);
+            int wiped = 1;
+            String oldId = g.nodes.get(wiped).nodeId();
+            List<List<String>> acknowledged = new ArrayList<>();
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> writers = new ArrayList<>();
+            for (int range = 0; range < 3; range++) {
+                int r = range;
+                List<String> acks = Collections.synchronizedList(new ArrayList<>());
+                acknowledged.add(acks);
+                Thread t = new Thread(() -> {
+                    for (int i = 0; !stop.get(); i++) {
+                        try {
+                            ReplicatedLog log = leaderLog(g, r);
+                            if (log == null) {
+                                Thread.sleep(20);
+                                continue;
+                            }
+                            String entry = "w" + r + "-" + i;
+                            log.append(bytes(entry)).get(5, TimeUnit.SECONDS);
+                            acks.add(entry);
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (Exception e) {
+                            // not the leader any more, a timeout while the group changes: try the next entry
+                        }
+                    }
+                }, "writer-" + r);
+                t.start();
+                writers.add(t);
+            }
+            TestGroups.await(() -> acknowledged.stream().allMatch(a -> a.size() > 50), Duration.ofSeconds(30),
+                    "every group snapshotted a few times");
+
+            g.replaceWiped(wiped, oldId + ".2");
+            int before = acknowledged.stream().mapToInt(List::size).sum();
+            TestGroups.await(() -> acknowledged.stream().mapToInt(List::size).sum() > before + 60, Duration.ofSeconds(30),
+                    "appends go on after the replacement");
+            stop.set(true);
+            for (Thread t : writers) t.join(30_000);
+
+            for (int range = 0; range < 3; range++) {
+                int r = range;
+                ReplicatedLog leader = g.log(g.awaitLeader(r, ELECTION), r);
+                leader.append(bytes("end" + r)).get(30, TimeUnit.SECONDS);
+                GroupSpec now = ReplicaServer.currentMembers(g.groups.get(r), g.settings).orElseThrow();
+                assertThat(now.members()).as("group %d: the new member in place of the old one", r).hasSize(3);
+                assertThat(now.hasMember(oldId + ".2")).as("group %d has the new member", r).isTrue();
+                assertThat(now.hasMember(oldId)).as("group %d dropped the old one", r).isFalse();
+                for (int k = 0; k < 3; k++) {
+                    int node = k;
+                    TestGroups.await(() -> g.appliers[node][r].applied().contains("end" + r), Duration.ofSeconds(30),
+                            "node " + (node + 1) + " applied group " + r + " to its end");
+                }
+                List<String> reference = g.appliers[(wiped + 1) % 3][r].applied();
+                assertThat(reference).as("group %d: every acknowledged append, in order", r)
+                        .containsSubsequence(acknowledged.get(r).toArray(String[]::new));
+                for (int k = 0; k < 3; k++)
+                    assertThat(g.appliers[k][r].applied()).as("node %d, group %d", k + 1, r).isEqualTo(reference);
+                assertThat(g.appliers[wiped][r].restoredAt).as("group %d caught the replacement up with a snapshot", r).isPositive();
+            }
+            TestGroups.await(() -> g.log(wiped, wiped).isLeaderReady(), Duration.ofSeconds(30),
+                    "the replacement leads the group that prefers it again");
+        }
+    }
+
+    /**
+     * A replacement that stopped between its two steps (here: a second group never answered, after the first had
+     * dropped the old member) leaves that group with the members it kept; it goes on committing with them, and the
+     * next attempt, which finds no member at its address to replace, only adds itself.
+     */
+    @Test
+    void aReplacementStoppedBetweenItsTwoStepsIsFinishedByTheNext() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST.withSnapshotEvery(10))) {
+            int leader = g.awaitLeader(0, ELECTION);
+            List<String> all = new ArrayList<>(appendAll(g.log(leader, 0), "a", 30));
+            int wiped = (leader + 1) % 3;
+            GroupMember old = g.nodes.get(wiped);
+            g.stop(wiped);
+            GroupSpec formed = g.groups.get(0);
+            GroupMember fresh = new GroupMember(old.nodeId() + ".2", old.host(), old.port(), formed.members().get(wiped).priority());
+            List<GroupMember> members = new ArrayList<>(formed.members());
+            members.set(wiped, fresh);
+            GroupSpec zero = new GroupSpec(0, members);
+            Map<GroupSpec, ReplicaApplier> both = new LinkedHashMap<>();
+            both.put(zero, new RecordingApplier());
+            both.put(new GroupSpec(1, members), new RecordingApplier()); // never formed: nobody answers for it
+            assertThatThrownBy(() -> ReplicaServer.startReplacing(fresh, old.nodeId(), dir.resolve("half"), g.settings, both))
+                    .isInstanceOf(IOException.class).hasMessageContaining("group 1 did not remove member " + old.nodeId());
+            GroupSpec kept = ReplicaServer.currentMembers(formed, g.settings).orElseThrow();
+            assertThat(kept.members()).as("group 0 dropped the old member and has not added the new one").hasSize(2);
+            assertThat(kept.hasMember(old.nodeId())).isFalse();
+            all.addAll(appendAll(g.log(g.awaitLeader(0, ELECTION), 0), "b", 20)); // both kept members commit
+
+            RecordingApplier applier = new RecordingApplier();
+            g.servers[wiped] = ReplicaServer.startReplacing(fresh, null, dir.resolve("again"), g.settings, Map.of(zero, applier));
+            g.nodes.set(wiped, fresh);
+            g.groups.set(0, zero);
+            g.appliers[wiped][0] = applier;
+            all.addAll(appendAll(g.log(g.awaitLeader(0, ELECTION), 0), "c", 10));
+            TestGroups.await(() -> applier.applied().equals(all), Duration.ofSeconds(30), "the new member holds everything");
+            GroupSpec now = ReplicaServer.currentMembers(formed, g.settings).orElseThrow();
+            assertThat(now.members()).hasSize(3);
+            assertThat(now.hasMember(fresh.nodeId())).isTrue();
+        }
+    }
+
+    private static ReplicatedLog leaderLog(TestGroups g, int range) {
+        for (int k = 0; k < g.servers.length; k++) {
+            ReplicaServer s = g.servers[k];
+            if (s != null && s.log(range).isLeaderReady()) return s.log(range);
+        }
+        return null;
+    }
+
+    @Test
+    void aGroupReportsItsCurrentMembersAndRefusesAReplacementMadeOnAStaleView() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            GroupSpec formed = g.groups.get(0);
+            g.awaitLeader(0, ELECTION);
+            assertThat(ReplicaServer.currentMembers(formed, g.settings)).get()
+                    .satisfies(now -> assertThat(now.members()).containsExactlyInAnyOrderElementsOf(formed.members()));
+            assertThat(ReplicaServer.currentMembers(new GroupSpec(7, formed.members()), g.settings))
+                    .as("a group never formed").isEmpty();
+
+            int wiped = 2;
+            String oldId = g.nodes.get(wiped).nodeId();
+            g.replaceWiped(wiped, oldId + ".2");
+            g.awaitLeader(0, ELECTION);
+            // Asked with the ids of before (as a node that knows only addresses would), the group names the new member.
+            GroupSpec now = ReplicaServer.currentMembers(formed, g.settings).orElseThrow();
+            assertThat(now.hasMember(oldId + ".2")).isTrue();
+            assertThat(now.hasMember(oldId)).isFalse();
+            GroupMember replacement = now.members().stream().filter(m -> m.nodeId().equals(oldId + ".2")).findFirst().orElseThrow();
+            assertThat(replacement.address()).isEqualTo(g.nodes.get(wiped).address());
+            assertThat(replacement.priority()).as("the replacement keeps the priority of the member it replaced")
+                    .isEqualTo(formed.members().get(wiped).priority());
+
+            // Wiped again, but replacing the first id (a stale view): the group no longer has it and refuses the change.
+            g.stop(wiped);
+            GroupMember third = new GroupMember(oldId + ".3", replacement.host(), replacement.port(), replacement.priority());
+            List<GroupMember> stale = new ArrayList<>(formed.members());
+            stale.set(wiped, third);
+            assertThatThrownBy(() -> ReplicaServer.startReplacing(third, oldId, dir.resolve("stale"), g.settings,
+                    Map.of(new GroupSpec(0, stale), new RecordingApplier())))
+                    .isInstanceOf(IOException.class).hasMessageContaining("did not remove member " + oldId);
+            GroupSpec after = ReplicaServer.currentMembers(formed, g.settings).orElseThrow();
+            assertThat(after.hasMember(oldId + ".2")).as("the member the group has is kept").isTrue();
+            assertThat(after.hasMember(oldId + ".3")).isFalse();
         }
     }
 

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
                 + "lists, and loads the FastCCS plugin unless told not to. State lives in the cluster directory, so "
                 + "each subcommand is a separate invocation. bin/fastccs builds the project first when needed (mvn -DskipTests package).",
         subcommands = {ClusterCommand.Start.class, ClusterCommand.Status.class, ClusterCommand.Stop.class,
-                ClusterCommand.Kill.class, ClusterCommand.Restart.class, ClusterCommand.Nodetool.class,
+                ClusterCommand.Kill.class, ClusterCommand.Restart.class, ClusterCommand.Replace.class, ClusterCommand.Nodetool.class,
                 ClusterCommand.Remove.class})
 public final class ClusterCommand implements Runnable {
     @Spec
@@ -34,7 +34,7 @@ public final class ClusterCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "name a subcommand: start, status, stop, kill, restart, nodetool or remove");
+        throw new ParameterException(spec.commandLine(), "name a subcommand: start, status, stop, kill, restart, replace, nodetool or remove");
     }
 
     /** {@code --dir}, shared by every subcommand. */
@@ -208,6 +208,30 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             LocalCluster.StartReport report = dir.cluster(System.out).restart(node, Duration.ofSeconds(timeoutSeconds));
             System.out.printf("node %d serving after %.1f s, ring converged at %.1f s%n", node,
+                    seconds(report.toServing()), seconds(report.toRing()));
+            return 0;
+        }
+    }
+
+    @Command(name = "replace", aliases = "wipe", mixinStandardHelpOptions = true,
+            description = "Node K lost its disk: SIGKILL if it runs, deletes its data, commitlog, saved_caches, hints, "
+                    + "cdc_raw and consensus (fastccs-raft) directories, keeps its configuration and logs, and starts it as "
+                    + "a replacement of itself (-Dcassandra.replace_address_first_boot=<its address>; Cassandra bootstraps "
+                    + "it, about half a minute more than a restart). With replicated partitions its groups take it back "
+                    + "under a new member id and catch it up from the others. Refused at replication factor 1, where the "
+                    + "node holds the only copy of its partition. Later restarts are plain ones.")
+    static final class Replace implements Callable<Integer> {
+        @Mixin
+        DirOption dir;
+        @Parameters(paramLabel = "K", description = "the node number")
+        int node;
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "how long to wait for it to serve (default: ${DEFAULT-VALUE})")
+        long timeoutSeconds = StartOptions.DEFAULT_TIMEOUT.toSeconds();
+
+        @Override
+        public Integer call() {
+            LocalCluster.StartReport report = dir.cluster(System.out).replace(node, Duration.ofSeconds(timeoutSeconds));
+            System.out.printf("node %d replaced: serving after %.1f s, ring converged at %.1f s%n", node,
                     seconds(report.toServing()), seconds(report.toRing()));
             return 0;
         }

@@ -10,7 +10,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What one CLI invocation leaves for the next: the cluster's shape, how its nodes are launched, and the pid of
@@ -19,9 +21,13 @@ import java.util.TreeMap;
  * @param agentJar null when the plugin is off
  * @param pids     node number to pid, for nodes started and not yet seen stopped
  * @param nodeSettings FastCCS settings given to every node ({@code -Dfastccs.NAME=VALUE}), kept for restarts
+ * @param replacing    nodes wiped and started as replacements of themselves that have not served since: each launch
+ *                     of one repeats the replacement (Cassandra ignores the request once the node has bootstrapped),
+ *                     and a node that served is started normally ever after
  */
 record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, String heapMax, Path java,
-                    Path nodeClasspathFile, Path agentJar, Map<Integer, Long> pids, Map<String, String> nodeSettings) {
+                    Path nodeClasspathFile, Path agentJar, Map<Integer, Long> pids, Map<String, String> nodeSettings,
+                    Set<Integer> replacing) {
     static final String FILE_NAME = "cluster.properties";
 
     /** Its replicas per partition: the {@code replication_factor} node setting, 1 (the plugin's default) without it. */
@@ -36,6 +42,14 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
             throw new IllegalArgumentException("the plugin is on but no agent jar is given");
         pids = Collections.unmodifiableMap(new TreeMap<>(pids));
         nodeSettings = Collections.unmodifiableMap(new TreeMap<>(nodeSettings));
+        for (int node : replacing)
+            if (node < 1 || node > nodes) throw new IllegalArgumentException("no node " + node + " to replace in a " + nodes + "-node cluster");
+        replacing = Collections.unmodifiableSet(new TreeSet<>(replacing));
+    }
+
+    ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, String heapMax, Path java, Path nodeClasspathFile,
+                 Path agentJar, Map<Integer, Long> pids, Map<String, String> nodeSettings) {
+        this(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, pids, nodeSettings, Set.of());
     }
 
     ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, String heapMax, Path java, Path nodeClasspathFile,
@@ -46,13 +60,25 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
     ClusterState withPid(int node, long pid) {
         Map<Integer, Long> updated = new TreeMap<>(pids);
         updated.put(node, pid);
-        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated, nodeSettings);
+        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated, nodeSettings, replacing);
     }
 
     ClusterState withoutPid(int node) {
         Map<Integer, Long> updated = new TreeMap<>(pids);
         updated.remove(node);
-        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated, nodeSettings);
+        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, updated, nodeSettings, replacing);
+    }
+
+    /** {@code node} is (or is no longer) a replacement of itself that has not served yet. */
+    ClusterState withReplacing(int node, boolean pending) {
+        Set<Integer> updated = new TreeSet<>(replacing);
+        if (pending) updated.add(node);
+        else updated.remove(node);
+        return new ClusterState(nodes, ports, plugin, heapMin, heapMax, java, nodeClasspathFile, agentJar, pids, nodeSettings, updated);
+    }
+
+    boolean replacing(int node) {
+        return replacing.contains(node);
     }
 
     /** The pid recorded for {@code node}, or 0. */
@@ -77,6 +103,7 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
             p.setProperty("agent.jar", agentJar.toString());
         pids.forEach((node, pid) -> p.setProperty("node." + node + ".pid", Long.toString(pid)));
         nodeSettings.forEach((name, value) -> p.setProperty("setting." + name, value));
+        replacing.forEach(node -> p.setProperty("node." + node + ".replacing", "true"));
         // Written aside and moved, so a reader never sees half a file.
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
@@ -98,10 +125,13 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
                     Integer.parseInt(required(p, "port.fastccs", file)),
                     Integer.parseInt(required(p, "port.jmx.base", file)));
             Map<Integer, Long> pids = new TreeMap<>();
+            Set<Integer> replacing = new TreeSet<>();
             for (int node = 1; node <= nodes; node++) {
                 String pid = p.getProperty("node." + node + ".pid");
                 if (pid != null)
                     pids.put(node, Long.parseLong(pid));
+                if (Boolean.parseBoolean(p.getProperty("node." + node + ".replacing")))
+                    replacing.add(node);
             }
             String agent = p.getProperty("agent.jar");
             Map<String, String> settings = new TreeMap<>();
@@ -109,7 +139,8 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
                 if (key.startsWith("setting.")) settings.put(key.substring("setting.".length()), p.getProperty(key));
             return new ClusterState(nodes, ports, Boolean.parseBoolean(required(p, "plugin", file)),
                     required(p, "heap.min", file), required(p, "heap.max", file), Path.of(required(p, "java", file)),
-                    Path.of(required(p, "node.classpath.file", file)), agent == null ? null : Path.of(agent), pids, settings);
+                    Path.of(required(p, "node.classpath.file", file)), agent == null ? null : Path.of(agent), pids, settings,
+                    replacing);
         } catch (IllegalArgumentException e) {
             throw new IOException(file + " is damaged: " + e.getMessage(), e);
         }

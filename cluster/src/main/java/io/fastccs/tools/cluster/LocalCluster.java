@@ -33,6 +33,17 @@ import java.util.stream.Stream;
 public final class LocalCluster {
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /**
+     * Cassandra's startup errors of a replacement that has joined nothing yet, which a second start gets past: on the
+     * loaded 2-core machine its gossip with the seed did not settle within the ring delay ("Unable to contact any
+     * seeds", WipeReplaceIT with a load average above 30), or its shadow round ended on a partial reply (see
+     * awaitSeenDown). The node is wiped again and started again, up to {@link #REPLACE_ATTEMPTS} starts in all.
+     */
+    private static final List<String> REPLACEMENT_GOSSIP_FAILURES =
+            List.of("Unable to contact any seeds", "because it doesn't exist in gossip");
+    private static final int REPLACE_ATTEMPTS = 3;
+    /** How long a replacement waits for the ring to see the replaced node down (see awaitSeenDown). */
+    private static final Duration SEEN_DOWN_WAIT = Duration.ofSeconds(60);
 
     /** When {@link #start} or {@link #restart} returns: the nodes serve and see each other. */
     public record StartReport(List<Integer> nodes, Duration toServing, Duration toRing) {
@@ -66,6 +77,8 @@ public final class LocalCluster {
 
     /** The node setting naming the replicas per partition (the plugin's {@code replication_factor}). */
     public static final String REPLICATION_FACTOR = "replication_factor";
+    /** The node setting naming where a node keeps its consensus storage (the plugin's {@code raft_directory}). */
+    static final String RAFT_DIRECTORY = "raft_directory";
 
     /** A new cluster's replicas per partition: three once there are three nodes to hold them, else one. */
     public static int defaultReplicationFactor(int nodes) {
@@ -191,8 +204,10 @@ public final class LocalCluster {
         Path java = JavaRuntimes.checked(options.java() != null ? options.java() : JavaRuntimes.find());
 
         int subnet = options.subnet() == StartOptions.SAME_SUBNET ? 0 : options.subnet();
+        Set<Integer> replacing = Set.of();
         if (exists()) {
             ClusterState previous = state();
+            replacing = previous.replacing();
             if (options.subnet() == StartOptions.SAME_SUBNET)
                 subnet = previous.ports().subnet();
             else if (options.subnet() != previous.ports().subnet())
@@ -212,7 +227,7 @@ public final class LocalCluster {
         }
 
         ClusterState state = new ClusterState(options.nodes(), Ports.forSubnet(subnet), options.plugin(), options.heapMin(),
-                options.heapMax(), java, classpathFile, agentJar, Map.of(), options.nodeSettings());
+                options.heapMax(), java, classpathFile, agentJar, Map.of(), options.nodeSettings(), replacing);
         List<Integer> nodes = IntStream.rangeClosed(1, state.nodes()).boxed().toList();
         for (int node : nodes)
             NodeProcesses.checkPortsFree(state, node);
@@ -238,7 +253,7 @@ public final class LocalCluster {
         Instant launchedAt = Instant.now();
         for (int node : nodes)
             state = launch(state, node, classpath);
-        return readiness.awaitUp(state, nodes, launchedAt, launchedAt.plus(options.timeout()));
+        return served(readiness.awaitUp(state, nodes, launchedAt, launchedAt.plus(options.timeout())));
     }
 
     /**
@@ -269,11 +284,127 @@ public final class LocalCluster {
         NodeProcesses.checkPortsFree(state, node);
         Instant launchedAt = Instant.now();
         state = launch(state.withoutPid(node), node, classpath);
-        return readiness.awaitUp(state, List.of(node), launchedAt, launchedAt.plus(timeout));
+        return served(readiness.awaitUp(state, List.of(node), launchedAt, launchedAt.plus(timeout)));
     }
 
     public StartReport restart(int node) {
         return restart(node, StartOptions.DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Node {@code node} lost its disk and comes back as a replacement of itself, as a Cassandra operator replaces a
+     * dead node at the same address: SIGKILL if it runs, its data, commit log, saved caches, hints, CDC and consensus
+     * storage deleted (configuration and logs kept), then started with {@code replace_address_first_boot} naming its
+     * own address; returns once it serves, as {@link #restart} does. With replicated partitions its groups take it
+     * back under a new member id and catch it up (docs/design.md, pitfall 5). The cluster remembers the replacement
+     * until the node has served, so a restart before that replaces again and one after it does not.
+     *
+     * @throws ClusterException at replication factor 1, where the node holds the only copy of its partition, or on a
+     *                          one-node cluster, where nothing is left to replace it from
+     */
+    public StartReport replace(int node, Duration timeout) {
+        ClusterState state = state();
+        checkNodeNumber(state, node);
+        if (state.nodes() < 2)
+            throw new ClusterException("a one-node cluster cannot replace its node: nothing is left to take the data from");
+        if (state.plugin() && state.replicationFactor() < 2)
+            throw new ClusterException("the cluster runs at replication factor 1: node " + node + " holds the only copy of "
+                    + "its partition, and wiping it loses those writes (replace needs --rf 2 or more)");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return replaceOnce(node, timeout);
+            } catch (ClusterException e) {
+                String why = String.valueOf(e.getMessage());
+                Optional<String> gossip = REPLACEMENT_GOSSIP_FAILURES.stream().filter(why::contains).findFirst();
+                if (attempt >= REPLACE_ATTEMPTS || gossip.isEmpty()) throw e;
+                progress.accept("node " + node + "'s replacement stopped in Cassandra's startup before it joined (\""
+                        + gossip.get() + "\"); wiping it and starting it again");
+            }
+        }
+    }
+
+    private StartReport replaceOnce(int node, Duration timeout) {
+        ClusterState state = state();
+        if (processes.isNode(node, state.pid(node))) kill(node);
+        progress.accept("wiping node " + node + ": " + String.join(", ", wipedDirs(state, node).stream().map(Path::toString).toList()));
+        try {
+            for (Path dir : wipedDirs(state, node)) deleteTree(dir);
+            writeNodeConfig(state, node);
+        } catch (IOException | UncheckedIOException e) {
+            throw new ClusterException("cannot wipe node " + node + ": " + e.getMessage(), e);
+        }
+        save(state().withReplacing(node, true));
+        awaitPortsReleased(state, node);
+        awaitSeenDown(state, node);
+        progress.accept("node " + node + " starts as a replacement of itself (replace_address_first_boot="
+                + state.ports().address(node) + "; Cassandra bootstraps it)");
+        return restart(node, timeout);
+    }
+
+    /**
+     * Cassandra replaces only a node the ring sees down, and a replacement started while the others still count the
+     * killed process live can end its gossip shadow round on a regular reply from a node that is not a seed, which
+     * lacks the replaced node's state ("Cannot replace_address ... because it doesn't exist in gossip"; seen when the
+     * replacement followed the kill within seconds). So it waits until no running node's gossip sees the node live
+     * (their failure detectors convict it within seconds), for up to {@link #SEEN_DOWN_WAIT}, then starts anyway.
+     */
+    private void awaitSeenDown(ClusterState state, int node) {
+        String address = state.ports().address(node);
+        Instant started = Instant.now();
+        while (true) {
+            List<Integer> seeing = new ArrayList<>();
+            for (int other : processes.running(state))
+                if (other != node && RingProbe.view(state.ports().jmx(other)).filter(v -> v.liveNodes().contains(address)).isPresent())
+                    seeing.add(other);
+            if (seeing.isEmpty()) return;
+            if (Instant.now().isAfter(started.plus(SEEN_DOWN_WAIT))) {
+                progress.accept("nodes " + seeing + " still see node " + node + " live after " + SEEN_DOWN_WAIT.toSeconds()
+                        + " s; starting its replacement anyway");
+                return;
+            }
+            Readiness.pause();
+        }
+    }
+
+    /** A SIGKILLed JVM's ports stay bound for a moment after the process is gone. */
+    private static void awaitPortsReleased(ClusterState state, int node) {
+        Instant deadline = Instant.now().plus(KILL_WAIT.multipliedBy(3));
+        while (true) {
+            try {
+                NodeProcesses.checkPortsFree(state, node);
+                return;
+            } catch (ClusterException e) {
+                if (Instant.now().isAfter(deadline)) throw e;
+                Readiness.pause();
+            }
+        }
+    }
+
+    /** What a lost disk takes: everything of node {@code node} but its configuration and logs. */
+    private List<Path> wipedDirs(ClusterState state, int node) {
+        Path nodeDir = layout.nodeDir(node);
+        List<Path> dirs = new ArrayList<>();
+        for (String sub : List.of("data", "commitlog", "saved_caches", "hints", "cdc_raw")) dirs.add(nodeDir.resolve(sub));
+        // The plugin's raft_directory, relative to the node's working directory; by default beside the data directory.
+        String raft = state.nodeSettings().get(RAFT_DIRECTORY);
+        dirs.add(raft == null ? nodeDir.resolve("fastccs-raft") : nodeDir.resolve(raft));
+        return dirs;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+    }
+
+    /** The nodes in {@code report} served: those that were replacing themselves start normally from now on. */
+    private StartReport served(StartReport report) {
+        ClusterState state = state();
+        ClusterState updated = state;
+        for (int node : report.nodes()) updated = updated.withReplacing(node, false);
+        if (!updated.equals(state)) save(updated);
+        return report;
     }
 
     private ClusterState launch(ClusterState state, int node, String classpath) {
@@ -443,7 +574,7 @@ public final class LocalCluster {
         Instant launchedAt = Instant.now();
         for (int node : nodes)
             state = launch(state.withoutPid(node), node, classpath);
-        return readiness.awaitUp(state, nodes, launchedAt, launchedAt.plus(timeout));
+        return served(readiness.awaitUp(state, nodes, launchedAt, launchedAt.plus(timeout)));
     }
 
     /** Stops the cluster and deletes its directory. Refuses a directory that is not a cluster's. */

@@ -65,6 +65,7 @@ final class NodeCommandLine {
         cmd.add("-Dcassandra.jmx.local.port=" + state.ports().jmx(node));
         cmd.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
         cmd.addAll(security(layout).jvmOptions(state.nodes()));
+        if (state.replacing(node)) cmd.addAll(replacingItself(state.ports().address(node)));
         if (state.plugin()) {
             cmd.add("-javaagent:" + state.agentJar());
             cmd.add("-Dfastccs.port=" + state.ports().fastccs());
@@ -76,6 +77,17 @@ final class NodeCommandLine {
         cmd.add(layout.confDir(node) + ":" + classpath);
         cmd.add(DAEMON_CLASS);
         return cmd;
+    }
+
+    /**
+     * A node whose disk was wiped takes its own place in the ring again, as a Cassandra operator replaces a dead node
+     * at the same address: it bootstraps (streams what Cassandra's own replicated keyspaces held; the cluster's yaml
+     * says auto_bootstrap: false, which only a new cluster's nodes may skip) and keeps its host id. Cassandra ignores
+     * the request once the node has bootstrapped.
+     */
+    static List<String> replacingItself(String address) {
+        return List.of("-Dcassandra.replace_address_first_boot=" + address,
+                "-Dcassandra.config.allow_system_properties=true", "-Dcassandra.settings.auto_bootstrap=true");
     }
 
     /** The cluster's security settings ({@link ClusterSecurity#NONE} if it has none or they cannot be read). */

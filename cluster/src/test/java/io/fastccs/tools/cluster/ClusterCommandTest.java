@@ -18,7 +18,7 @@ class ClusterCommandTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"start", "status", "stop", "kill", "restart", "nodetool", "remove"})
+    @ValueSource(strings = {"start", "status", "stop", "kill", "restart", "replace", "nodetool", "remove"})
     void everySubcommandHasHelp(String subcommand) {
         StringWriter out = new StringWriter();
         CommandLine commandLine = ClusterCommand.commandLine();
@@ -28,6 +28,16 @@ class ClusterCommandTest {
 
         assertThat(exit).isZero();
         assertThat(out.toString()).startsWith("Usage: fastccs cluster " + subcommand).contains("--dir");
+    }
+
+    @Test
+    void replaceIsAlsoCalledWipeAndSaysWhatItDeletes() {
+        StringWriter out = new StringWriter();
+        CommandLine commandLine = ClusterCommand.commandLine();
+        commandLine.setOut(new PrintWriter(out));
+
+        assertThat(commandLine.execute("wipe", "--help")).isZero();
+        assertThat(out.toString()).contains("replace_address_first_boot", "commitlog", "fastccs-raft", "replication factor 1");
     }
 
     @Test

@@ -40,6 +40,23 @@ class ClusterStateTest {
     }
 
     @Test
+    void aPendingReplacementSurvivesASaveAndLoadAndIsForgottenOnceServed() throws IOException {
+        ClusterState state = new ClusterState(3, Ports.DEFAULT, true, "256M", "768M", Path.of("/j"), Path.of("/cp"),
+                Path.of("/agent.jar"), Map.of(), Map.of()).withReplacing(2, true).withPid(2, 9);
+        Path file = dir.resolve(ClusterState.FILE_NAME);
+
+        state.save(file);
+        ClusterState loaded = ClusterState.load(file);
+
+        assertThat(loaded.replacing(2)).isTrue();
+        assertThat(loaded.replacing(1)).isFalse();
+        assertThat(loaded.withoutPid(2).replacing(2)).as("a kill does not end a replacement").isTrue();
+        loaded.withReplacing(2, false).save(file);
+        assertThat(ClusterState.load(file).replacing()).isEmpty();
+        assertThatThrownBy(() -> state.withReplacing(4, true)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no node 4");
+    }
+
+    @Test
     void pidsComeAndGo() {
         ClusterState state = new ClusterState(2, Ports.DEFAULT, false, "256M", "768M", Path.of("/j"), Path.of("/cp"), null, Map.of());
 

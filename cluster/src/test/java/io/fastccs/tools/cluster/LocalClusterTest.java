@@ -94,6 +94,19 @@ class LocalClusterTest {
     }
 
     @Test
+    void aReplacementIsRefusedAtReplicationFactorOneWhereTheNodeHoldsTheOnlyCopy() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("single-copy"));
+        new ClusterState(3, Ports.forSubnet(5), true, "256M", "768M", Path.of("/j"), classpathFile(), Path.of("/agent.jar"),
+                java.util.Map.of(), java.util.Map.of(LocalCluster.REPLICATION_FACTOR, "1")).save(dir.resolve(ClusterState.FILE_NAME));
+        Files.createDirectories(dir.resolve("node2/data/keep"));
+
+        assertThatThrownBy(() -> LocalCluster.at(dir).replace(2, java.time.Duration.ofSeconds(1)))
+                .isInstanceOf(ClusterException.class).hasMessageContaining("only copy");
+        assertThat(dir.resolve("node2/data/keep")).as("nothing deleted").isDirectory();
+        assertThatThrownBy(() -> LocalCluster.at(dir).replace(4, java.time.Duration.ofSeconds(1))).hasMessageContaining("no node 4");
+    }
+
+    @Test
     void operationsOnNoClusterSaySo() {
         LocalCluster cluster = LocalCluster.at(tmp.resolve("none"));
 

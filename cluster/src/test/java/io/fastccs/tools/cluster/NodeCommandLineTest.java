@@ -21,6 +21,18 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void aNodeReplacingItselfNamesItsOwnAddressAndBootstrapsOnlyUntilItHasServed() {
+        ClusterState state = new ClusterState(3, Ports.forSubnet(62), true, "256M", "768M", JAVA, Path.of("/cp"), AGENT,
+                Map.of(), Map.of()).withReplacing(2, true);
+
+        assertThat(NodeCommandLine.node(state, LAYOUT, 2, "/a.jar")).contains("-Dcassandra.replace_address_first_boot=127.0.62.2",
+                "-Dcassandra.config.allow_system_properties=true", "-Dcassandra.settings.auto_bootstrap=true");
+        assertThat(String.join(" ", NodeCommandLine.node(state, LAYOUT, 1, "/a.jar"))).doesNotContain("replace_address");
+        assertThat(String.join(" ", NodeCommandLine.node(state.withReplacing(2, false), LAYOUT, 2, "/a.jar")))
+                .doesNotContain("replace_address").doesNotContain("auto_bootstrap");
+    }
+
+    @Test
     void nodeSettingsBecomeFastCcsSystemProperties() {
         ClusterState state = new ClusterState(3, Ports.DEFAULT, true, "256M", "768M", JAVA, Path.of("/build/node-classpath.txt"),
                 Path.of("/build/agent.jar"), Map.of(), Map.of("startup_timeout", "1s"));

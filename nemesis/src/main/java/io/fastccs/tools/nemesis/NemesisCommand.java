@@ -51,7 +51,8 @@ public final class NemesisCommand implements Callable<Integer> {
     @Option(names = "--nodes", description = "cluster size (default: ${DEFAULT-VALUE})")
     int nodes = 3;
     @Option(names = "--rf", description = "replicas per partition: 3 makes each partition a Raft group, so a killed or "
-            + "paused node's partitions fail over to another member (default: ${DEFAULT-VALUE})")
+            + "paused node's partitions fail over to another member, and adds a fault that wipes a node's disk and "
+            + "brings it back as a replacement of itself (default: ${DEFAULT-VALUE})")
     int rf = 1;
     @Option(names = "--subnet", description = "nodes on 127.0.SUBNET.k (default: ${DEFAULT-VALUE})")
     int subnet = 60;
@@ -188,7 +189,7 @@ public final class NemesisCommand implements Callable<Integer> {
     static final String CSV_HEADER = "seed,duration_s,transactions,reads_ok,writes,writes_acknowledged,kill_restart,pause_resume,"
             + "dead_client,restart_all,leader_cut_off,clock_offset,unknown_outcomes,unknown_committed,unknown_aborted,dead_client_writes,"
             + "dead_client_committed,dead_client_aborted,unsettled,anomalies,lost_acknowledged,violations,sessions,keys_written,"
-            + "reads,replication_factor";
+            + "reads,replication_factor,wipe_replace";
 
     static String csvRow(NemesisRun.Result r, int replicationFactor) {
         CheckedWorkload.Result w = r.workload();
@@ -205,7 +206,7 @@ public final class NemesisCommand implements Callable<Integer> {
                 Long.toString(w.unknownUnsettled() + w.deadClientUnsettled()), Integer.toString(w.check().totalAnomalies()),
                 Long.toString(w.lostAcknowledged()), Integer.toString(w.violations().size()),
                 Long.toString(w.historySessions()), Long.toString(w.keysWritten()), Long.toString(w.readsAttempted()),
-                Integer.toString(replicationFactor)));
+                Integer.toString(replicationFactor), Integer.toString(f.get(NemesisRun.Fault.WIPE_REPLACE))));
     }
 
     /** Prints a seed's figures, as the tool and the tests show them. */

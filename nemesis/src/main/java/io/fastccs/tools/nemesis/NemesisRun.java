@@ -42,7 +42,9 @@ public final class NemesisRun {
          */
         LEADER_CUT_OFF,
         /** One node's FastCCS clock stepped forwards or back by up to a few seconds for a few seconds, then back. */
-        CLOCK_OFFSET
+        CLOCK_OFFSET,
+        /** SIGKILL one node, wipe its disk, start it as a replacement of itself; only with replicated partitions. */
+        WIPE_REPLACE
     }
 
     /** How a run is shaped. */
@@ -92,6 +94,8 @@ public final class NemesisRun {
         if (cluster.replicationFactor() <= 1) {
             faults.remove(Fault.LEADER_CUT_OFF);
             log.accept("fault LEADER_CUT_OFF skipped: replication factor 1, no group leaders to cut off");
+            faults.remove(Fault.WIPE_REPLACE);
+            log.accept("fault WIPE_REPLACE skipped: replication factor 1, a wiped node's partition is lost by design");
         } else {
             Optional<String> why = RaftPortFirewall.unusableReason();
             if (why.isPresent()) {
@@ -176,6 +180,7 @@ public final class NemesisRun {
             case RESTART_ALL -> 8;
             case LEADER_CUT_OFF -> 10;
             case CLOCK_OFFSET -> 7;
+            case WIPE_REPLACE -> 5;
         };
     }
 
@@ -218,6 +223,11 @@ public final class NemesisRun {
                     String what = workload.deadClientWrite(random);
                     log.accept("fault: " + (what == null ? "dead client skipped (keys on one partition)" : what));
                 }
+            }
+            case WIPE_REPLACE -> {
+                log.accept("fault: SIGKILL node " + node + ", wipe its disk, start it as a replacement of itself");
+                LocalCluster.StartReport r = cluster.replace(node, config.restartTimeout());
+                log.accept(String.format("node %d serves again as a replacement (%.1f s after its start)", node, r.toServing().toMillis() / 1000.0));
             }
             case RESTART_ALL -> {
                 long down = 1_000 + random.nextInt(2_000);

@@ -10,6 +10,7 @@ import io.fastccs.replication.ReplicaSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /** Apache Ratis over gRPC as the consensus implementation (registered in META-INF/services). */
 public final class RatisReplicaServerFactory implements ReplicaServerFactory {
@@ -23,5 +24,10 @@ public final class RatisReplicaServerFactory implements ReplicaServerFactory {
     public ReplicaServer startReplacing(GroupMember self, String replaced, Path storageDir, ReplicaSettings settings,
                                         Map<GroupSpec, ReplicaApplier> groups) throws IOException {
         return RatisReplicaServer.startReplacing(self, replaced, storageDir, settings, groups);
+    }
+
+    @Override
+    public Optional<GroupSpec> currentMembers(GroupSpec assumed, ReplicaSettings settings) {
+        return RatisReplicaServer.currentMembers(assumed, settings);
     }
 }

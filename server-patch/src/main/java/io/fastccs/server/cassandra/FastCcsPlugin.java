@@ -1,6 +1,7 @@
 package io.fastccs.server.cassandra;
 
 import io.fastccs.replication.ReplicaSettings;
+import io.fastccs.server.groups.ConsensusStart;
 import io.fastccs.server.groups.GroupLayout;
 import io.fastccs.server.groups.PartitionGroups;
 import io.fastccs.server.storage.CassandraPartitionStore;
@@ -96,18 +97,36 @@ public final class FastCcsPlugin {
         logger.info("FastCCS consensus port {}: {}", settings.raftPort(), consensusTls == null
                 ? "plaintext (internode_encryption: none)" : "mutual TLS with the internode keystore and truststore");
         GroupApplier.prepare();
+        Path dataDir = Path.of(DatabaseDescriptor.getAllDataFileLocations()[0]).toAbsolutePath();
+        ConsensusStart.NodeFacts facts = replacementFacts(nodeIds.get(ring.self()));
         PartitionGroups.Stores stores = (group, log, appliedTimestamp) -> CassandraPartitionStore.openReplicated(
                 CassandraPartitionStore.Settings.of(group, ring.partitions(), settings.versionCacheKeys())
                         .withLoaderThreads(settings.cacheLoaderThreads()).withClock(clock), log, appliedTimestamp);
         groups = PartitionGroups.start(nodeSettings,
                 new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort(), ring.leaderGossip()),
-                storage, ReplicaSettings.DEFAULT.withTls(consensusTls), stores, clock, security);
+                storage, ReplicaSettings.DEFAULT.withTls(consensusTls).withSnapshotEvery(settings.raftSnapshotInterval()),
+                stores, clock, security, facts, dataDir);
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "
                 + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()
                 + ", consensus port " + settings.raftPort() + (consensusTls == null ? "" : " (mutual TLS)"));
         logger.info("FastCCS node {} of {} ready in {} ms (replicated partitions, consensus storage {})", ring.self(),
                 ring.partitions(), (System.nanoTime() - started) / 1_000_000, storage);
+    }
+
+    /**
+     * What Cassandra says about this start that decides how the node joins its groups: whether this boot replaced a
+     * node (replace_address_first_boot; StorageService keeps saying so for the life of the process), at this node's own
+     * address (then Cassandra kept its host id: StorageService.prepareForReplacement), and whether the node's local
+     * tables show it ran FastCCS before.
+     */
+    private static ConsensusStart.NodeFacts replacementFacts(String hostId) {
+        boolean replacing = StorageService.instance.isReplacing();
+        boolean itself = replacing && StorageService.isReplacingSameAddress();
+        String other = replacing && !itself ? String.valueOf(DatabaseDescriptor.getReplaceAddress()) : null;
+        String before = GroupApplier.localTablesHoldRecords() ? "its local tables hold FastCCS records" : null;
+        if (replacing) logger.info("FastCCS: this boot replaced {} (host id {})", DatabaseDescriptor.getReplaceAddress(), hostId);
+        return new ConsensusStart.NodeFacts(hostId, itself, other, before);
     }
 
     /** The running node, or null before start; for monitoring. */

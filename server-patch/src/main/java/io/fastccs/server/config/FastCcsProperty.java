@@ -49,6 +49,11 @@ public enum FastCcsProperty {
      */
     TEST_CLOCK_OFFSET("test_clock_offset", "0ms"),
     /**
+     * A group member snapshots its tables after this many log entries and drops the log before; a member that falls
+     * further behind, or replaces a wiped one, is caught up by the snapshot.
+     */
+    RAFT_SNAPSHOT_INTERVAL("raft_snapshot_interval", "100000"),
+    /**
      * Cassandra 5.0's own {@code cassandra.schema.update_handler_factory.class}
      * ({@code CassandraRelevantProperties.SCHEMA_UPDATE_HANDLER_FACTORY_CLASS}), which the agent sets so that our
      * node-local keyspace is registered before commit-log replay. Not a FastCCS setting.

@@ -45,6 +45,7 @@ public record FastCcsSettings(
         int raftPort,
         String raftDirectory,
         long testClockOffsetMicros,
+        int raftSnapshotInterval,
         Map<FastCcsProperty, String> given) {
 
     /** Every default. */
@@ -107,6 +108,7 @@ public record FastCcsSettings(
                 p.integer(FastCcsProperty.RAFT_PORT, 1, 65535),
                 given.get(FastCcsProperty.RAFT_DIRECTORY),
                 p.signedMicros(FastCcsProperty.TEST_CLOCK_OFFSET),
+                p.integer(FastCcsProperty.RAFT_SNAPSHOT_INTERVAL, 1, Integer.MAX_VALUE),
                 Map.copyOf(given));
     }
 

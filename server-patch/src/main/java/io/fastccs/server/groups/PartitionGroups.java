@@ -62,13 +62,18 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
             return nodes.self();
         }
 
-        GroupSpec group(int partition) {
+        /** Partition {@code partition}'s group as the ring names it, this node under {@code selfMemberId}. */
+        GroupSpec group(int partition, String selfMemberId) {
             List<GroupMember> members = new java.util.ArrayList<>();
-            for (int node : layout.members(partition)) {
-                int priority = node == partition ? 2 : 1; // the range's own node is the preferred leader
-                members.add(new GroupMember(nodeIds.get(node), raftHosts.get(node), raftPort, priority));
-            }
+            for (int node : layout.members(partition))
+                members.add(new GroupMember(node == self() ? selfMemberId : nodeIds.get(node), raftHosts.get(node), raftPort,
+                        priority(partition, node)));
             return new GroupSpec(partition, members);
+        }
+
+        /** The range's own node is the preferred leader. */
+        static int priority(int partition, int node) {
+            return node == partition ? 2 : 1;
         }
     }
 
@@ -112,21 +117,40 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
     }
 
     /**
-     * Joins this node's groups (resuming them from {@code storageDir}), opens the FastCCS port, and from then on serves
-     * every group it leads.
+     * Joins this node's groups, opens the FastCCS port, and from then on serves every group it leads. How it joins is
+     * {@link ConsensusStart}'s decision: resuming them from {@code storageDir}, forming them (a new ring), or, its
+     * storage lost and Cassandra replacing it at its own address, rejoining each under a new member id in place of
+     * the one it had (a configuration change in each group; it catches up from the leader's log or snapshot).
+     *
+     * @param dataDir Cassandra's first data directory, where the node records that its data is a group member's
+     * @throws IllegalStateException when the node must not start its groups (its storage lost, not a replacement)
      */
     public static PartitionGroups start(NodeSettings settings, Membership membership, Path storageDir, ReplicaSettings replicaSettings,
-                                        Stores stores, LongSupplier clockMicros, TransportSecurity security) throws IOException, InterruptedException {
+                                        Stores stores, LongSupplier clockMicros, TransportSecurity security,
+                                        ConsensusStart.NodeFacts facts, Path dataDir) throws IOException, InterruptedException {
+        StartPlanner.Plan plan = StartPlanner.plan(membership, storageDir, dataDir, replicaSettings, facts,
+                replicaSettings.requestTimeout().multipliedBy(6));
+        ConsensusStart how = plan.start();
         PartitionGroups groups = new PartitionGroups(settings, membership, stores, clockMicros, security, replicaSettings);
-        String selfId = membership.nodeIds().get(membership.self());
+        String selfId = how.memberId();
         Map<GroupSpec, ReplicaApplier> joined = new LinkedHashMap<>();
         for (int partition : membership.layout().groupsOf(membership.self())) {
             GroupApplier applier = new GroupApplier(partition, selfId, groups);
             groups.appliers.put(partition, applier);
-            joined.put(membership.group(partition), applier);
+            GroupSpec spec = how.mode() == ConsensusStart.Mode.REPLACE ? plan.groups().get(partition) : membership.group(partition, selfId);
+            joined.put(spec, applier);
         }
         GroupMember self = new GroupMember(selfId, membership.raftHosts().get(membership.self()), membership.raftPort(), 0);
-        groups.replicas = ReplicaServer.start(self, storageDir, replicaSettings, joined);
+        // Recorded before the server runs: a storage holding groups is this id's, and this node's data a member's.
+        MemberIdFile.write(storageDir, selfId);
+        MemberIdFile.write(dataDir, selfId);
+        logger.info("FastCCS consensus start: {} as member {}{}", how.mode(), selfId,
+                how.mode() != ConsensusStart.Mode.REPLACE ? ""
+                        : (how.replacedId() == null ? " (no group names a member here any more) added to groups "
+                        : " in place of " + how.replacedId() + " in groups ") + joined.keySet().stream().map(GroupSpec::range).toList());
+        groups.replicas = how.mode() == ConsensusStart.Mode.REPLACE
+                ? ReplicaServer.startReplacing(self, how.replacedId(), storageDir, replicaSettings, joined)
+                : ReplicaServer.start(self, storageDir, replicaSettings, joined);
         // The port opens once every group has a leader somewhere, so the first requests find one (a bounded wait: with
         // a majority of a group down there is none, and the node serves its other groups meanwhile).
         groups.awaitLeaders(replicaSettings.electionTimeoutMax().multipliedBy(10));
@@ -274,7 +298,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         if (mine != null) {
             Optional<String> leader = replicas.log(partition).leaderId();
             if (leader.isPresent()) {
-                int node = membership.nodeIds().indexOf(leader.get());
+                int node = membership.nodeIds().indexOf(MemberIds.hostIdOf(leader.get()));
                 if (node >= 0) return node;
             }
         }

@@ -82,6 +82,17 @@ public final class GroupApplier implements ReplicaApplier {
         StorageSchema.ensureReplicatedKeyspace();
     }
 
+    /**
+     * Whether this node's local FastCCS tables hold any record: of its groups, or of an earlier run at replication
+     * factor 1 (the same tables). Call after {@link #prepare}.
+     */
+    public static boolean localTablesHoldRecords() {
+        for (String table : TABLES)
+            if (!QueryProcessor.executeInternal("SELECT * FROM " + StorageSchema.LOCAL_KEYSPACE + "." + table + " LIMIT 1").isEmpty())
+                return true;
+        return false;
+    }
+
     /** The largest write timestamp applied: a new leader's store starts above it. */
     public long appliedTimestamp() {
         return appliedTimestamp;

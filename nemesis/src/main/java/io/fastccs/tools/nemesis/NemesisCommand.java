@@ -78,6 +78,9 @@ public final class NemesisCommand implements Callable<Integer> {
     int killTrials = 3;
     @Option(names = "--waiting-out", description = "bounded waiting CSV (default: ${DEFAULT-VALUE})")
     Path waitingOut = Path.of("results/waiting-bound.csv");
+    @Option(names = "--with-wipe", description = "with --rf 3: the schedule also wipes a node's disk and starts it as a "
+            + "replacement of itself (WIPE_REPLACE; opt-in while Cassandra's replacement bootstrap is unreliable under load)")
+    boolean withWipe;
     @Option(names = "--availability", description = "run the availability experiment instead: each node in turn SIGKILLed "
             + "and kept down (--down), the failover window and the transactions that succeed outside it measured, the "
             + "history checked (use with --rf 3)")
@@ -154,6 +157,7 @@ public final class NemesisCommand implements Callable<Integer> {
             cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10))
                     .withNodeSettings(java.util.Map.of("replication_factor", Integer.toString(rf),
                             NodeClockOffsets.SETTING, "0ms"))); // opens the test-only clock control (CLOCK_OFFSET)
+            if (withWipe) System.setProperty(NemesisRun.WIPE_PROPERTY, "true");
             ClusterView view = ClusterView.discover(Ports.forSubnet(subnet), nodes);
             int code;
             if (waitingBound) code = waitingBound(cluster, view);

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,10 +41,7 @@ class ReplicatedClusterIT {
     }
 
     private static FastCcsClient newClient() {
-        io.fastccs.client.FastCcsClientBuilder b = FastCcsClient.builder()
-                .withReconnectDelay(Duration.ofMillis(100), Duration.ofSeconds(1));
-        for (InetSocketAddress a : cluster.view().fastccsAddresses()) b.addContactPoint(a);
-        return b.build();
+        return cluster.newClient();
     }
 
     /** One finished transaction: when it ran, whether it succeeded, and whether it touched the watched partition. */

@@ -74,6 +74,14 @@ final class SubnetCluster implements AutoCloseable {
         return view;
     }
 
+    /** A client that knows every node as a contact point and reconnects quickly (failovers are what these tests do). */
+    io.fastccs.client.FastCcsClient newClient() {
+        io.fastccs.client.FastCcsClientBuilder b = io.fastccs.client.FastCcsClient.builder()
+                .withReconnectDelay(Duration.ofMillis(100), Duration.ofSeconds(1));
+        view.fastccsAddresses().forEach(b::addContactPoint);
+        return b.build();
+    }
+
     private static void awaitSubnetFree(Ports ports, int nodes) throws InterruptedException {
         Instant deadline = Instant.now().plus(TestCluster.WAIT_OTHER_CLUSTER);
         while (true) {

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,10 +57,7 @@ class WipeReplaceIT {
     }
 
     private static FastCcsClient newClient() {
-        io.fastccs.client.FastCcsClientBuilder b = FastCcsClient.builder()
-                .withReconnectDelay(Duration.ofMillis(100), Duration.ofSeconds(1));
-        for (InetSocketAddress a : cluster.view().fastccsAddresses()) b.addContactPoint(a);
-        return b.build();
+        return cluster.newClient();
     }
 
     @Test

@@ -60,16 +60,5 @@ public final class LeaderClaims {
 
         /** The live node whose claim to lead {@code partition} has the highest term, or -1. */
         int leaderOf(int partition);
-
-        Gossip NONE = new Gossip() {
-            @Override
-            public void publish(Map<Integer, Long> termByPartition) {
-            }
-
-            @Override
-            public int leaderOf(int partition) {
-                return -1;
-            }
-        };
     }
 }

@@ -22,14 +22,17 @@ import java.util.regex.Pattern;
  *                           leases last a little less than min
  * @param requestTimeout     how long an append may wait before it fails
  * @param snapshotEvery      a member snapshots its applier after this many entries and drops the log before it
+ * @param stepDownBacklog    a member elected leader with more committed entries than this still to apply steps down
+ *                           (at most once per longest election timeout per group), so that a caught-up member can lead instead of
+ *                           one that would serve only after applying them all; 0 never steps down so
  * @param tls                null for plaintext; else mutual TLS on the consensus port: a member presents its key and
  *                           accepts only peers whose certificate the trust manager trusts (the ring's)
  */
 public record ReplicaSettings(Duration electionTimeoutMin, Duration electionTimeoutMax, Duration requestTimeout,
-                              long snapshotEvery, Tls tls) {
+                              long snapshotEvery, long stepDownBacklog, Tls tls) {
     /** 1 to 2 s elections: a loaded 2-core machine must not depose healthy leaders on a GC pause. */
     public static final ReplicaSettings DEFAULT = new ReplicaSettings(Duration.ofSeconds(1), Duration.ofSeconds(2),
-            Duration.ofSeconds(10), 100_000, null);
+            Duration.ofSeconds(10), 100_000, 1_000, null);
 
     /** The node's identity and the certificates it trusts, as Cassandra's internode encryption has them. */
     public record Tls(KeyManager keyManager, TrustManager trustManager) {
@@ -104,17 +107,22 @@ public record ReplicaSettings(Duration electionTimeoutMin, Duration electionTime
         if (electionTimeoutMin.isNegative() || electionTimeoutMin.isZero() || electionTimeoutMax.compareTo(electionTimeoutMin) < 0)
             throw new IllegalArgumentException("the election timeout range " + electionTimeoutMin + ".." + electionTimeoutMax + " is not a range");
         if (snapshotEvery < 1) throw new IllegalArgumentException("snapshotEvery must be >= 1");
+        if (stepDownBacklog < 0) throw new IllegalArgumentException("stepDownBacklog must be >= 0");
     }
 
     public ReplicaSettings withSnapshotEvery(long entries) {
-        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, entries, tls);
+        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, entries, stepDownBacklog, tls);
     }
 
     public ReplicaSettings withElectionTimeout(Duration min, Duration max) {
-        return new ReplicaSettings(min, max, requestTimeout, snapshotEvery, tls);
+        return new ReplicaSettings(min, max, requestTimeout, snapshotEvery, stepDownBacklog, tls);
     }
 
     public ReplicaSettings withTls(Tls on) {
-        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, on);
+        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, stepDownBacklog, on);
+    }
+
+    public ReplicaSettings withStepDownBacklog(long entries) {
+        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, entries, tls);
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Remembers what the group applied, in order; its snapshot is that list. */
-final class RecordingApplier implements ReplicaApplier {
+class RecordingApplier implements ReplicaApplier {
     private final List<String> applied = new ArrayList<>();
     final List<Long> leaderReadyTerms = new CopyOnWriteArrayList<>();
     final List<Long> steppedDownTerms = new CopyOnWriteArrayList<>();

@@ -364,4 +364,169 @@ class ReplicatedLogTest {
             }
         }
     }
+
+    /**
+     * Appends at whichever node leads group 0, a few in flight at a time (like a partition's group commit), until
+     * stopped; remembers the batches acknowledged, in order.
+     */
+    private static final class Writer implements AutoCloseable {
+        private final TestGroups g;
+        private final Thread thread;
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        final List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
+
+        Writer(TestGroups g) {
+            this.g = g;
+            this.thread = new Thread(this::run, "test-writer");
+            thread.start();
+        }
+
+        private void run() {
+            int n = 0;
+            while (running.get()) {
+                ReplicatedLog leader = null;
+                for (int k = 0; k < g.servers.length && leader == null; k++)
+                    if (g.servers[k] != null && g.servers[k].log(0).isLeaderReady()) leader = g.servers[k].log(0);
+                if (leader == null) {
+                    sleep(20);
+                    continue;
+                }
+                List<String> batch = new ArrayList<>();
+                List<CompletableFuture<Long>> futures = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    String b = "w" + n++;
+                    batch.add(b);
+                    futures.add(leader.append(bytes(b)));
+                }
+                for (int i = 0; i < futures.size(); i++) {
+                    try {
+                        futures.get(i).get(10, TimeUnit.SECONDS);
+                        acknowledged.add(batch.get(i));
+                    } catch (Exception e) {
+                        sleep(20); // not the leader any more, or it stepped down: look again
+                    }
+                }
+            }
+        }
+
+        int count() {
+            return acknowledged.size();
+        }
+
+        private static void sleep(long millis) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running.set(false);
+            thread.join(30_000);
+        }
+    }
+
+    /** An applier that applies nothing until opened: a member with a backlog to apply. */
+    private static final class GatedApplier extends RecordingApplier {
+        private final java.util.concurrent.CountDownLatch open = new java.util.concurrent.CountDownLatch(1);
+
+        @Override
+        public void apply(long index, byte[] batch) {
+            try {
+                open.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            super.apply(index, batch);
+        }
+
+        void open() {
+            open.countDown();
+        }
+    }
+
+    @Test
+    void leadershipReturnsToThePreferredMemberWhileWritesGoOn() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            TestGroups.await(() -> g.log(0, 0).isLeaderReady(), ELECTION, "node 1, the preferred member, leads");
+            Writer writer = new Writer(g);
+            TestGroups.await(() -> writer.count() > 100, ELECTION, "writes commit");
+            g.stop(0);
+            int other = g.awaitLeader(0, ELECTION);
+            assertThat(other).isNotEqualTo(0);
+            int beforeRestart = writer.count();
+            TestGroups.await(() -> writer.count() > beforeRestart + 100, ELECTION, "writes commit at the new leader");
+
+            g.start(0);
+            TestGroups.await(() -> g.log(0, 0).isLeaderReady(), Duration.ofSeconds(40),
+                    "the preferred member leads again while writes go on");
+            int returned = writer.count();
+            TestGroups.await(() -> writer.count() > returned + 100, ELECTION, "writes commit after the return");
+            writer.close();
+
+            List<String> acknowledged = List.copyOf(writer.acknowledged);
+            for (int k = 0; k < 3; k++) {
+                int node = k;
+                TestGroups.await(() -> g.appliers[node][0].applied().containsAll(acknowledged), Duration.ofSeconds(30),
+                        "node " + (node + 1) + " applied every acknowledged batch");
+                assertThat(g.appliers[k][0].applied()).as("node %d: acknowledged batches applied in order", k + 1)
+                        .containsSubsequence(acknowledged);
+            }
+            assertThat(g.appliers[1][0].applied()).as("every member applied the same log").isEqualTo(g.appliers[2][0].applied());
+        }
+    }
+
+    @Test
+    void aPreferredMemberWithABacklogToApplyDoesNotTakeLeadershipUntilItHasAppliedIt() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            TestGroups.await(() -> g.log(0, 0).isLeaderReady(), ELECTION, "node 1, the preferred member, leads");
+            Writer writer = new Writer(g);
+            TestGroups.await(() -> writer.count() > 100, ELECTION, "writes commit");
+            g.stop(0);
+            g.awaitLeader(0, ELECTION);
+
+            GatedApplier gated = new GatedApplier();
+            g.appliers[0][0] = gated;
+            g.servers[0] = ReplicaServer.start(g.nodes.get(0), dir.resolve("node1"), g.settings, Map.of(g.groups.get(0), gated));
+            TestGroups.await(() -> g.log(0, 0).leaderId().isPresent(), ELECTION, "node 1 follows the leader");
+            // With its applier stuck, node 1 could serve nothing as leader: the group must keep committing meanwhile.
+            for (int second = 0; second < 8; second++) {
+                int before = writer.count();
+                TestGroups.await(() -> writer.count() > before, Duration.ofSeconds(5),
+                        "writes keep committing while node 1 has a backlog to apply");
+                Thread.sleep(1000);
+            }
+            gated.open();
+            TestGroups.await(() -> g.log(0, 0).isLeaderReady(), Duration.ofSeconds(40),
+                    "node 1 leads again once it has applied its backlog");
+            writer.close();
+        }
+    }
+
+    @Test
+    void aMemberElectedWithABacklogToApplyStepsDownForACaughtUpOne() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST.withStepDownBacklog(50))) {
+            TestGroups.await(() -> g.log(0, 0).isLeaderReady(), ELECTION, "node 1, the preferred member, leads");
+            Writer writer = new Writer(g);
+            TestGroups.await(() -> writer.count() > 100, ELECTION, "writes commit");
+            g.stop(1);
+            GatedApplier gated = new GatedApplier();
+            g.appliers[1][0] = gated;
+            g.servers[1] = ReplicaServer.start(g.nodes.get(1), dir.resolve("node2"), g.settings, Map.of(g.groups.get(0), gated));
+            TestGroups.await(() -> g.log(1, 0).leaderId().isPresent(), ELECTION, "node 2 follows the leader");
+            int restarted = writer.count();
+            TestGroups.await(() -> writer.count() > restarted + 200, ELECTION, "node 2's backlog grows");
+
+            // Node 2's log is complete, so it may win the election; stuck applying, it could serve nothing as leader.
+            g.stop(0);
+            int stopped = writer.count();
+            TestGroups.await(() -> g.log(2, 0).isLeaderReady() && writer.count() > stopped + 50, Duration.ofSeconds(40),
+                    "node 3, caught up, leads and writes commit again");
+            assertThat(g.log(1, 0).isLeaderReady()).isFalse();
+            writer.close();
+            gated.open();
+        }
+    }
 }

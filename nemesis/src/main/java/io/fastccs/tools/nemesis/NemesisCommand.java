@@ -51,8 +51,8 @@ public final class NemesisCommand implements Callable<Integer> {
     @Option(names = "--nodes", description = "cluster size (default: ${DEFAULT-VALUE})")
     int nodes = 3;
     @Option(names = "--rf", description = "replicas per partition: 3 makes each partition a Raft group, so a killed or "
-            + "paused node's partitions fail over to another member, and adds a fault that wipes a node's disk and "
-            + "brings it back as a replacement of itself (default: ${DEFAULT-VALUE})")
+            + "paused node's partitions fail over to another member, and adds faults on groups' leaders (cut off on "
+            + "the Raft port); see --with-wipe for a wiped disk (default: ${DEFAULT-VALUE})")
     int rf = 1;
     @Option(names = "--subnet", description = "nodes on 127.0.SUBNET.k (default: ${DEFAULT-VALUE})")
     int subnet = 60;
@@ -156,7 +156,10 @@ public final class NemesisCommand implements Callable<Integer> {
                     + (rf > 1 ? ", replication factor " + rf : ""));
             cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10))
                     .withNodeSettings(java.util.Map.of("replication_factor", Integer.toString(rf),
-                            NodeClockOffsets.SETTING, "0ms"))); // opens the test-only clock control (CLOCK_OFFSET)
+                            NodeClockOffsets.SETTING, "0ms", // opens the test-only clock control (CLOCK_OFFSET)
+                            // A tenth of the default, so that the kills' restarts replay through the flushed-entries
+                            // marker many times a run, not once in a while.
+                            "raft_flush_interval", "2000")));
             if (withWipe) System.setProperty(NemesisRun.WIPE_PROPERTY, "true");
             ClusterView view = ClusterView.discover(Ports.forSubnet(subnet), nodes);
             int code;
@@ -273,6 +276,7 @@ public final class NemesisCommand implements Callable<Integer> {
 
     private int availability(LocalCluster cluster, ClusterView view, long seed) throws Exception {
         Duration downFor = parseDuration(down);
+        if (historyDir != null) Files.createDirectories(historyDir); // before the run, not when its history is written
         log(String.format("availability: seed %d, %d kills of %d s each (nodes in turn), %d sessions, %d keys, replication factor %d",
                 seed, kills, downFor.toSeconds(), threads, keys, rf));
         AvailabilityRun.Config config = new AvailabilityRun.Config(seed, kills, downFor, Duration.ofSeconds(10), threads, keys,

@@ -47,6 +47,7 @@ public final class RatisReplicaServer implements ReplicaServer {
     private final Map<RaftGroupId, ApplierStateMachine> machines;
     private final Map<Integer, RatisReplicatedLog> logs = new ConcurrentHashMap<>();
     private final PeerReconnects reconnects;
+    private final LeadershipReturn leadershipReturn;
 
     private RatisReplicaServer(RaftServer server, GroupMember self, Map<RaftGroupId, ApplierStateMachine> machines,
                                ReplicaSettings settings) {
@@ -55,6 +56,7 @@ public final class RatisReplicaServer implements ReplicaServer {
         this.machines = machines;
         // Often enough that a channel is connected again before the next election round (a fraction of its timeout).
         this.reconnects = new PeerReconnects(server, Math.max(50, settings.electionTimeoutMin().toMillis() / 4));
+        this.leadershipReturn = new LeadershipReturn(server, settings, this::name);
     }
 
     public static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
@@ -302,8 +304,16 @@ public final class RatisReplicaServer implements ReplicaServer {
         return log;
     }
 
+    /** A group's name in log lines: its range. */
+    private String name(RaftGroupId gid) {
+        for (RatisReplicatedLog log : logs.values())
+            if (groupId(log.group()).equals(gid)) return String.valueOf(log.group().range());
+        return gid.toString();
+    }
+
     @Override
     public void close() throws IOException {
+        leadershipReturn.close();
         reconnects.close();
         try {
             server.close();

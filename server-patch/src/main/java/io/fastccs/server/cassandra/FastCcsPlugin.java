@@ -105,7 +105,7 @@ public final class FastCcsPlugin {
         groups = PartitionGroups.start(nodeSettings,
                 new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort(), ring.leaderGossip()),
                 storage, ReplicaSettings.DEFAULT.withTls(consensusTls).withSnapshotEvery(settings.raftSnapshotInterval()),
-                stores, clock, security, facts, dataDir);
+                stores, clock, security, facts, dataDir, settings.raftFlushInterval());
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "
                 + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()

@@ -54,6 +54,11 @@ public enum FastCcsProperty {
      */
     RAFT_SNAPSHOT_INTERVAL("raft_snapshot_interval", "100000"),
     /**
+     * A group member flushes its FastCCS tables after this many applied entries and records how far they are on disk,
+     * so that a restart replays only the entries after that point instead of everything since the last snapshot.
+     */
+    RAFT_FLUSH_INTERVAL("raft_flush_interval", "20000"),
+    /**
      * Cassandra 5.0's own {@code cassandra.schema.update_handler_factory.class}
      * ({@code CassandraRelevantProperties.SCHEMA_UPDATE_HANDLER_FACTORY_CLASS}), which the agent sets so that our
      * node-local keyspace is registered before commit-log replay. Not a FastCCS setting.

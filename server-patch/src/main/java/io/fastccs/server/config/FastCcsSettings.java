@@ -46,6 +46,7 @@ public record FastCcsSettings(
         String raftDirectory,
         long testClockOffsetMicros,
         int raftSnapshotInterval,
+        int raftFlushInterval,
         Map<FastCcsProperty, String> given) {
 
     /** Every default. */
@@ -109,6 +110,7 @@ public record FastCcsSettings(
                 given.get(FastCcsProperty.RAFT_DIRECTORY),
                 p.signedMicros(FastCcsProperty.TEST_CLOCK_OFFSET),
                 p.integer(FastCcsProperty.RAFT_SNAPSHOT_INTERVAL, 1, Integer.MAX_VALUE),
+                p.integer(FastCcsProperty.RAFT_FLUSH_INTERVAL, 1, Integer.MAX_VALUE),
                 Map.copyOf(given));
     }
 

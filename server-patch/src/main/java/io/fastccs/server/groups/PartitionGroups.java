@@ -122,12 +122,15 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
      * storage lost and Cassandra replacing it at its own address, rejoining each under a new member id in place of
      * the one it had (a configuration change in each group; it catches up from the leader's log or snapshot).
      *
-     * @param dataDir Cassandra's first data directory, where the node records that its data is a group member's
+     * @param dataDir Cassandra's first data directory, where the node records that its data is a group member's, and
+     *                how far each group's applied entries are flushed
+     * @param flushEveryEntries how often (in applied entries) each group's tables are flushed and that recorded
      * @throws IllegalStateException when the node must not start its groups (its storage lost, not a replacement)
      */
     public static PartitionGroups start(NodeSettings settings, Membership membership, Path storageDir, ReplicaSettings replicaSettings,
                                         Stores stores, LongSupplier clockMicros, TransportSecurity security,
-                                        ConsensusStart.NodeFacts facts, Path dataDir) throws IOException, InterruptedException {
+                                        ConsensusStart.NodeFacts facts, Path dataDir, long flushEveryEntries)
+            throws IOException, InterruptedException {
         StartPlanner.Plan plan = StartPlanner.plan(membership, storageDir, dataDir, replicaSettings, facts,
                 replicaSettings.requestTimeout().multipliedBy(6));
         ConsensusStart how = plan.start();
@@ -135,7 +138,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         String selfId = how.memberId();
         Map<GroupSpec, ReplicaApplier> joined = new LinkedHashMap<>();
         for (int partition : membership.layout().groupsOf(membership.self())) {
-            GroupApplier applier = new GroupApplier(partition, selfId, groups);
+            GroupApplier applier = new GroupApplier(partition, selfId, groups, dataDir, flushEveryEntries);
             groups.appliers.put(partition, applier);
             GroupSpec spec = how.mode() == ConsensusStart.Mode.REPLACE ? plan.groups().get(partition) : membership.group(partition, selfId);
             joined.put(spec, applier);

@@ -170,6 +170,52 @@ class ReplicatedPartitionStoreTest {
         }
     }
 
+    /** One entry writing a version of {@code key} in group {@code group}'s replica_versions, at {@code timestamp}. */
+    private static byte[] entryWriting(int group, String key, long timestamp) {
+        var table = org.apache.cassandra.db.Keyspace.open(StorageSchema.LOCAL_KEYSPACE)
+                .getColumnFamilyStore(StorageSchema.REPLICA_VERSIONS).metadata();
+        var row = org.apache.cassandra.db.partitions.PartitionUpdate.simpleBuilder(table, group,
+                java.nio.ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))).timestamp(timestamp);
+        row.row(1L).add("clock", java.nio.ByteBuffer.wrap(RecordCodec.encodeClock(clock(1))))
+                .add("value", java.nio.ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8)));
+        return MutationBatch.encode(List.of(new org.apache.cassandra.db.Mutation(row.build())));
+    }
+
+    private static boolean holds(int group, String key) {
+        return !org.apache.cassandra.cql3.QueryProcessor.executeInternal("SELECT value FROM " + StorageSchema.LOCAL_KEYSPACE
+                + "." + StorageSchema.REPLICA_VERSIONS + " WHERE partition = ? AND key = ?", group,
+                java.nio.ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))).isEmpty();
+    }
+
+    @Test
+    void aRestartSkipsTheWritesOfEntriesFlushedBeforeItAndReplaysTheRest(@TempDir Path dataDir) throws Exception {
+        int group = 42;
+        GroupApplier.Leadership none = new GroupApplier.Leadership() {
+            @Override public void onLeaderReady(int g, long term) { }
+            @Override public void onSteppedDown(int g, long term) { }
+        };
+        String run = UUID.randomUUID().toString();
+        GroupApplier first = new GroupApplier(group, NODE, none, dataDir, 3);
+        for (long index = 1; index <= 4; index++) first.apply(index, entryWriting(group, run + "-" + index, 100 + index));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (first.flushedIndex() < 3 && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(first.flushedIndex()).as("a flush every 3 entries, recorded once it completed").isEqualTo(3);
+        for (long index = 1; index <= 4; index++) assertThat(holds(group, run + "-" + index)).isTrue();
+
+        // The same member restarted: entries up to the marker are on disk, so their writes are skipped; an entry that
+        // writes something else at such an index shows it (a real replay writes the same rows again).
+        GroupApplier restarted = new GroupApplier(group, NODE, none, dataDir, 3);
+        assertThat(restarted.flushedIndex()).isEqualTo(3);
+        assertThat(restarted.appliedTimestamp()).as("the largest timestamp up to the marker, from the marker").isEqualTo(103);
+        restarted.apply(2, entryWriting(group, run + "-skipped", 500));
+        assertThat(holds(group, run + "-skipped")).as("an entry up to the marker is not written again").isFalse();
+        restarted.apply(4, entryWriting(group, run + "-replayed", 600));
+        assertThat(holds(group, run + "-replayed")).as("an entry after the marker is replayed").isTrue();
+
+        // Another member id (a replacement under a new id) does not trust the marker.
+        assertThat(new GroupApplier(group, "node-z", none, dataDir, 3).flushedIndex()).isEqualTo(-1);
+    }
+
     /** The snapshot file as if another member had written it (its writer id follows the magic number). */
     private static void rewriteWriter(Path file, String writer) throws Exception {
         byte[] bytes = Files.readAllBytes(file);

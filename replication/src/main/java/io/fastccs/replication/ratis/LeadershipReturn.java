@@ -1,0 +1,155 @@
+package io.fastccs.replication.ratis;
+
+import io.fastccs.replication.ReplicaSettings;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Keeps each group led by a member that can serve. Two rules, both about the applier, which Raft does not look at.
+ *
+ * <p><b>A leader with a backlog steps down.</b> Raft elects any member whose log is complete, also one restarted a
+ * minute before whose applier is still far behind; it can serve only once it has applied everything (Ratis's leader is
+ * ready after applying its term's first entry), and 20 s failovers were measured so. A member elected with more than
+ * {@link ReplicaSettings#stepDownBacklog()} committed entries still to apply steps down at once (at most once per
+ * longest election timeout per group, so that a group whose members all lag, after a restart of every node,
+ * still ends up led); the next election, one timeout later, is likelier to go to a caught-up member.
+ *
+ * <p><b>Leadership returns to the preferred member.</b> It brings each group's leadership back to its preferred member (the highest priority), asked for by that member once
+ * it has applied what the group committed. Ratis's own return ({@code checkPeersForYieldingLeader}) waits until the
+ * preferred member's log matches the leader's last entry exactly, which under steady writes rarely happens: measured,
+ * leadership stayed away for minutes and one node led every group, so its kill failed them all over at once.
+ *
+ * <p>The member asks, not the leader, because only the member knows how far its applier is behind: a member that took
+ * leadership with a backlog to apply could serve only once it had applied it (20 s failovers were measured that way).
+ * It asks once its applied index has been within {@link #APPLY_GAP} entries of its commit index for
+ * {@link #STEADY_MILLIS} under a known leader, and at most once per {@link #COOLDOWN_MILLIS} per group.
+ * The leader then blocks writes until the member's log matches (one append round, since it is caught up) and the
+ * member starts an election at once; if that does not happen within the transfer timeout the leader stays and writes
+ * resume (docs/design.md, "Leadership returns to the preferred member").
+ */
+final class LeadershipReturn implements AutoCloseable {
+    private static final Logger logger = LoggerFactory.getLogger(LeadershipReturn.class);
+    static final long CHECK_MILLIS = 200;
+    /** How long the preferred member must have been caught up before it asks for leadership back. */
+    static final long STEADY_MILLIS = 3000;
+    static final long APPLY_GAP = 100;
+    static final long COOLDOWN_MILLIS = 10_000;
+
+    private final RaftServer server;
+    private final ReplicaSettings settings;
+    private final ScheduledExecutorService timer;
+    /** Since when (nanoTime) the preferred member has been caught up under a known leader. */
+    private final Map<RaftGroupId, Long> steadySince = new ConcurrentHashMap<>();
+    private final Map<RaftGroupId, Long> lastAsked = new ConcurrentHashMap<>();
+    private final Map<RaftGroupId, Long> lastSteppedDown = new ConcurrentHashMap<>();
+    private final Function<RaftGroupId, String> names;
+
+    /** @param names a group's name in log lines */
+    LeadershipReturn(RaftServer server, ReplicaSettings settings, Function<RaftGroupId, String> names) {
+        this.server = server;
+        this.settings = settings;
+        this.names = names;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fastccs-raft-leadership-return");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::checkAll, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void checkAll() {
+        try {
+            for (RaftGroupId gid : server.getGroupIds()) check(gid);
+        } catch (Exception e) {
+            logger.debug("FastCCS: leadership return check failed", e);
+        }
+    }
+
+    private void check(RaftGroupId gid) throws Exception {
+        RaftServer.Division division = server.getDivision(gid);
+        DivisionInfo info = division.getInfo();
+        long now = System.nanoTime();
+        long committed = division.getRaftLog().getLastCommittedIndex();
+        long backlog = committed - info.getLastAppliedIndex();
+        if (info.isLeader() && !info.isLeaderReady() && settings.stepDownBacklog() > 0 && backlog > settings.stepDownBacklog()
+                && !within(lastSteppedDown.get(gid), now, settings.electionTimeoutMax().toMillis())) {
+            lastSteppedDown.put(gid, now);
+            stepDown(division, backlog);
+            return;
+        }
+        RaftPeerId leader = info.getLeaderId();
+        if (!info.isFollower() || leader == null || leader.equals(server.getId()) || !isPreferred(division)
+                || backlog > APPLY_GAP) {
+            steadySince.remove(gid);
+            return;
+        }
+        long since = steadySince.computeIfAbsent(gid, g -> now);
+        if (now - since < TimeUnit.MILLISECONDS.toNanos(STEADY_MILLIS) || within(lastAsked.get(gid), now, COOLDOWN_MILLIS)) return;
+        lastAsked.put(gid, now);
+        ask(division, leader, info.getLastAppliedIndex(), committed);
+    }
+
+    private static boolean within(Long then, long now, long millis) {
+        return then != null && now - then < TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    private void stepDown(RaftServer.Division division, long backlog) {
+        RaftGroupId gid = division.getGroup().getGroupId();
+        logger.info("FastCCS group {}: elected with {} committed entries still to apply; stepping down so that a caught-up "
+                + "member can lead", names.apply(gid), backlog);
+        try {
+            server.transferLeadershipAsync(new TransferLeadershipRequest(ClientId.randomId(), server.getId(), gid,
+                    0, null, settings.electionTimeoutMin().toMillis()));
+        } catch (Exception e) {
+            logger.info("FastCCS group {}: could not step down ({})", names.apply(gid), e.toString());
+        }
+    }
+
+    /** Whether this server has a higher priority than every other member of the group's current configuration. */
+    private boolean isPreferred(RaftServer.Division division) {
+        RaftPeer self = division.getRaftConf().getPeer(server.getId());
+        if (self == null) return false;
+        for (RaftPeer p : division.getRaftConf().getCurrentPeers())
+            if (!p.getId().equals(server.getId()) && p.getPriority() >= self.getPriority()) return false;
+        return division.getRaftConf().getPreviousPeers().isEmpty(); // no configuration change under way
+    }
+
+    private void ask(RaftServer.Division division, RaftPeerId leader, long applied, long committed) {
+        long timeout = settings.electionTimeoutMin().toMillis();
+        try (RaftClient client = RaftClient.newBuilder().setRaftGroup(division.getGroup())
+                .setLeaderId(leader)
+                .setProperties(RatisProperties.forClient(settings))
+                .setParameters(RatisProperties.parameters(settings))
+                .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+            RaftClientReply reply = client.admin().transferLeadership(server.getId(), leader, timeout);
+            logger.info("FastCCS group {}: asked leader {} to hand leadership back to this preferred member (applied {} of {} "
+                            + "committed): {}", names.apply(division.getGroup().getGroupId()), leader, applied, committed,
+                    reply.isSuccess() ? "done" : String.valueOf(reply.getException()));
+        } catch (Exception e) {
+            logger.info("FastCCS group {}: leader {} did not hand leadership back ({})", names.apply(division.getGroup().getGroupId()),
+                    leader, e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

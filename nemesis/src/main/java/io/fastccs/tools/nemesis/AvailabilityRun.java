@@ -21,8 +21,12 @@ import java.util.function.Consumer;
  */
 public final class AvailabilityRun {
     /** How the run is shaped. */
+    /**
+     * @param whole before each kill, wait until every partition is led by its own node again, so that the kill meets a
+     *              cluster with one node down, not one whose last restarted node is still catching up (a second fault)
+     */
     public record Config(long seed, int kills, Duration down, Duration steady, int threads, int keys, int keysPerTxn,
-                         double writeFraction, Duration restartTimeout, Path historyFile) {
+                         double writeFraction, Duration restartTimeout, Path historyFile, boolean whole) {
     }
 
     /** One kill's figures; times in ms from the kill. */
@@ -92,6 +96,7 @@ public final class AvailabilityRun {
             try {
                 for (int i = 0; i < config.kills(); i++) {
                     NemesisRun.sleep(config.steady().toMillis());
+                    if (config.whole() && i > 0) awaitWhole(Duration.ofMinutes(3));
                     int node = 1 + i % view.nodes();
                     List<Integer> led = partitionsLedBy(node);
                     long killNanos = System.nanoTime();
@@ -133,6 +138,26 @@ public final class AvailabilityRun {
     }
 
     /** The partitions whose group {@code node} leads, as another node's ring answer says; its own if none answers. */
+    /** Waits (up to {@code timeout}) until every node leads its own partition, as the next node in the ring sees it. */
+    private void awaitWhole(Duration timeout) {
+        long start = System.nanoTime();
+        while (true) {
+            boolean whole = true;
+            for (int node = 1; node <= view.nodes() && whole; node++)
+                whole = view.leaderAsSeenBy(node % view.nodes() + 1, view.partitionOfNode(node), Duration.ofSeconds(2)) == node;
+            double waited = (System.nanoTime() - start) / 1e9;
+            if (whole) {
+                log.accept(String.format("  every partition is led by its own node again (waited %.1f s)", waited));
+                return;
+            }
+            if (waited > timeout.toSeconds()) {
+                log.accept(String.format("  not every partition is led by its own node after %.0f s; killing anyway", waited));
+                return;
+            }
+            NemesisRun.sleep(500);
+        }
+    }
+
     private List<Integer> partitionsLedBy(int node) {
         int asked = node % view.nodes() + 1;
         List<Integer> led = new ArrayList<>();

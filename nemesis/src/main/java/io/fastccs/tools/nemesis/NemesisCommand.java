@@ -85,6 +85,9 @@ public final class NemesisCommand implements Callable<Integer> {
             + "and kept down (--down), the failover window and the transactions that succeed outside it measured, the "
             + "history checked (use with --rf 3)")
     boolean availability;
+    @Option(names = "--whole", description = "availability: before each kill, wait until every partition is led by "
+            + "its own node again (one node down at a time, never a kill while the last restarted node catches up)")
+    boolean whole;
     @Option(names = "--kills", description = "availability: how many kills, the nodes in turn (default: ${DEFAULT-VALUE})")
     int kills = 6;
     @Option(names = "--down", description = "availability: how long each killed node stays down (default: ${DEFAULT-VALUE})")
@@ -280,7 +283,8 @@ public final class NemesisCommand implements Callable<Integer> {
         log(String.format("availability: seed %d, %d kills of %d s each (nodes in turn), %d sessions, %d keys, replication factor %d",
                 seed, kills, downFor.toSeconds(), threads, keys, rf));
         AvailabilityRun.Config config = new AvailabilityRun.Config(seed, kills, downFor, Duration.ofSeconds(10), threads, keys,
-                4, 0.25, Duration.ofMinutes(8), historyDir == null ? null : historyDir.resolve("availability-" + seed + ".txt"));
+                4, 0.25, Duration.ofMinutes(8), historyDir == null ? null : historyDir.resolve("availability-" + seed + ".txt"),
+                whole);
         AvailabilityRun.Result r = new AvailabilityRun(cluster, view, NemesisCommand::log).run(config);
         if (availabilityOut.getParent() != null) Files.createDirectories(availabilityOut.getParent());
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(availabilityOut))) {

@@ -27,8 +27,9 @@ import java.util.function.Function;
  * <p><b>A leader with a backlog steps down.</b> Raft elects any member whose log is complete, also one restarted a
  * minute before whose applier is still far behind; it can serve only once it has applied everything (Ratis's leader is
  * ready after applying its term's first entry), and 20 s failovers were measured so. A member elected with more than
- * {@link ReplicaSettings#stepDownBacklog()} committed entries still to apply steps down at once (at most once per
- * longest election timeout per group, so that a group whose members all lag, after a restart of every node,
+ * {@link ReplicaSettings#stepDownBacklog()} committed entries still to apply, and more than it applies in two longest
+ * election timeouts at its recent rate (stepping down costs about one election, and the same member may win again),
+ * steps down at once (at most once per longest election timeout per group, so that a group whose members all lag, after a restart of every node,
  * still ends up led); the next election, one timeout later, is likelier to go to a caught-up member.
  *
  * <p><b>Leadership returns to the preferred member.</b> It brings each group's leadership back to its preferred member (the highest priority), asked for by that member once
@@ -59,6 +60,9 @@ final class LeadershipReturn implements AutoCloseable {
     private final Map<RaftGroupId, Long> steadySince = new ConcurrentHashMap<>();
     private final Map<RaftGroupId, Long> lastAsked = new ConcurrentHashMap<>();
     private final Map<RaftGroupId, Long> lastSteppedDown = new ConcurrentHashMap<>();
+    /** Per group: the applied index and time of the previous check, and the recent apply rate (entries per second). */
+    private final Map<RaftGroupId, long[]> lastApplied = new ConcurrentHashMap<>();
+    private final Map<RaftGroupId, Double> applyRate = new ConcurrentHashMap<>();
     private final Function<RaftGroupId, String> names;
 
     /** @param names a group's name in log lines */
@@ -87,11 +91,14 @@ final class LeadershipReturn implements AutoCloseable {
         DivisionInfo info = division.getInfo();
         long now = System.nanoTime();
         long committed = division.getRaftLog().getLastCommittedIndex();
-        long backlog = committed - info.getLastAppliedIndex();
-        if (info.isLeader() && !info.isLeaderReady() && settings.stepDownBacklog() > 0 && backlog > settings.stepDownBacklog()
+        long applied = info.getLastAppliedIndex();
+        long backlog = committed - applied;
+        double rate = measureApplyRate(gid, applied, now);
+        long worthStepping = Math.max(settings.stepDownBacklog(), (long) (rate * 2 * settings.electionTimeoutMax().toMillis() / 1000.0));
+        if (info.isLeader() && !info.isLeaderReady() && settings.stepDownBacklog() > 0 && backlog > worthStepping
                 && !within(lastSteppedDown.get(gid), now, settings.electionTimeoutMax().toMillis())) {
             lastSteppedDown.put(gid, now);
-            stepDown(division, backlog);
+            stepDown(division, backlog, rate);
             return;
         }
         RaftPeerId leader = info.getLeaderId();
@@ -106,14 +113,25 @@ final class LeadershipReturn implements AutoCloseable {
         ask(division, leader, info.getLastAppliedIndex(), committed);
     }
 
+    /** Entries applied per second lately (a moving average over the checks), 0 until known. */
+    private double measureApplyRate(RaftGroupId gid, long applied, long now) {
+        long[] previous = lastApplied.put(gid, new long[]{applied, now});
+        double rate = applyRate.getOrDefault(gid, 0.0);
+        if (previous == null || now <= previous[1] || applied < previous[0]) return rate;
+        double sample = (applied - previous[0]) * 1e9 / (now - previous[1]);
+        rate = rate == 0 ? sample : 0.8 * rate + 0.2 * sample;
+        applyRate.put(gid, rate);
+        return rate;
+    }
+
     private static boolean within(Long then, long now, long millis) {
         return then != null && now - then < TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
-    private void stepDown(RaftServer.Division division, long backlog) {
+    private void stepDown(RaftServer.Division division, long backlog, double rate) {
         RaftGroupId gid = division.getGroup().getGroupId();
-        logger.info("FastCCS group {}: elected with {} committed entries still to apply; stepping down so that a caught-up "
-                + "member can lead", names.apply(gid), backlog);
+        logger.info("FastCCS group {}: elected with {} committed entries still to apply (applying {} a second); stepping "
+                + "down so that a caught-up member can lead", names.apply(gid), backlog, Math.round(rate));
         try {
             server.transferLeadershipAsync(new TransferLeadershipRequest(ClientId.randomId(), server.getId(), gid,
                     0, null, settings.electionTimeoutMin().toMillis()));

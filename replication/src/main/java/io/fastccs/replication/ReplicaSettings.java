@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
  * @param requestTimeout     how long an append may wait before it fails
  * @param snapshotEvery      a member snapshots its applier after this many entries and drops the log before it
  * @param stepDownBacklog    a member elected leader with more committed entries than this still to apply (and than it
- *                           applies in two longest election timeouts) steps down
- *                           (at most once per longest election timeout per group), so that a caught-up member can lead instead of
- *                           one that would serve only after applying them all; 0 never steps down so
+ *                           applies in two longest election timeouts) hands leadership to a follower whose log matches,
+ *                           so that a caught-up member leads instead of one that would serve only after applying them
+ *                           all; 0 never hands over so
  * @param tls                null for plaintext; else mutual TLS on the consensus port: a member presents its key and
  *                           accepts only peers whose certificate the trust manager trusts (the ring's)
  */

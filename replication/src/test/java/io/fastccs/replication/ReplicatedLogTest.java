@@ -506,7 +506,7 @@ class ReplicatedLogTest {
     }
 
     @Test
-    void aMemberElectedWithABacklogToApplyStepsDownForACaughtUpOne() throws Exception {
+    void aMemberElectedWithABacklogToApplyHandsLeadershipToACaughtUpOne() throws Exception {
         try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST.withStepDownBacklog(50))) {
             TestGroups.await(() -> g.log(0, 0).isLeaderReady(), ELECTION, "node 1, the preferred member, leads");
             Writer writer = new Writer(g);

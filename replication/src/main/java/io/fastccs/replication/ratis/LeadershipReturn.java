@@ -2,15 +2,17 @@ package io.fastccs.replication.ratis;
 
 import io.fastccs.replication.ReplicaSettings;
 import org.apache.ratis.client.RaftClient;
-import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.client.impl.ClientProtoUtils;
+import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
+import org.apache.ratis.proto.RaftProtos.StartLeaderElectionRequestProto;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,16 +26,20 @@ import java.util.function.Function;
 /**
  * Keeps each group led by a member that can serve. Two rules, both about the applier, which Raft does not look at.
  *
- * <p><b>A leader with a backlog steps down.</b> Raft elects any member whose log is complete, also one restarted a
+ * <p><b>A leader with a backlog hands over.</b> Raft elects any member whose log is complete, also one restarted a
  * minute before whose applier is still far behind; it can serve only once it has applied everything (Ratis's leader is
  * ready after applying its term's first entry), and 20 s failovers were measured so. A member elected with more than
  * {@link ReplicaSettings#stepDownBacklog()} committed entries still to apply, and more than it applies in two longest
- * election timeouts at its recent rate (stepping down costs about one election, and the same member may win again),
- * steps down at once (at most once per longest election timeout per group, so that a group whose members all lag, after a restart of every node,
- * still ends up led); the next election, one timeout later, is likelier to go to a caught-up member.
+ * election timeouts at its recent rate, hands leadership to a follower whose log matches its own, as Ratis's
+ * leadership transfer does (a StartLeaderElection request, on which the follower stands at once and this member, its
+ * log no newer, votes for it), once its term's first entry is committed, at most once per longest election timeout per
+ * group. Ratis's own transfer cannot be used: it goes only to the member of highest priority, the preferred one, which
+ * is the one down. Merely stepping down does not work: it was tried, and the lagging member won every following
+ * election (eight in a row in a test), since after stepping down it refuses the others' votes for a while, as a
+ * follower that has just heard from a leader (itself) does.
  *
- * <p><b>Leadership returns to the preferred member.</b> It brings each group's leadership back to its preferred member (the highest priority), asked for by that member once
- * it has applied what the group committed. Ratis's own return ({@code checkPeersForYieldingLeader}) waits until the
+ * <p><b>Leadership returns to the preferred member.</b> It brings each group's leadership back to its preferred member
+ * (the highest priority), asked for by that member once it has applied what the group committed. Ratis's own return ({@code checkPeersForYieldingLeader}) waits until the
  * preferred member's log matches the leader's last entry exactly, which under steady writes rarely happens: measured,
  * leadership stayed away for minutes and one node led every group, so its kill failed them all over at once.
  *
@@ -59,7 +65,7 @@ final class LeadershipReturn implements AutoCloseable {
     /** Since when (nanoTime) the preferred member has been caught up under a known leader. */
     private final Map<RaftGroupId, Long> steadySince = new ConcurrentHashMap<>();
     private final Map<RaftGroupId, Long> lastAsked = new ConcurrentHashMap<>();
-    private final Map<RaftGroupId, Long> lastSteppedDown = new ConcurrentHashMap<>();
+    private final Map<RaftGroupId, Long> lastHandedOver = new ConcurrentHashMap<>();
     /** Per group: the applied index and time of the previous check, and the recent apply rate (entries per second). */
     private final Map<RaftGroupId, long[]> lastApplied = new ConcurrentHashMap<>();
     private final Map<RaftGroupId, Double> applyRate = new ConcurrentHashMap<>();
@@ -96,9 +102,10 @@ final class LeadershipReturn implements AutoCloseable {
         double rate = measureApplyRate(gid, applied, now);
         long worthStepping = Math.max(settings.stepDownBacklog(), (long) (rate * 2 * settings.electionTimeoutMax().toMillis() / 1000.0));
         if (info.isLeader() && !info.isLeaderReady() && settings.stepDownBacklog() > 0 && backlog > worthStepping
-                && !within(lastSteppedDown.get(gid), now, settings.electionTimeoutMax().toMillis())) {
-            lastSteppedDown.put(gid, now);
-            stepDown(division, backlog, rate);
+                && termEntryCommitted(division, committed, info.getCurrentTerm())
+                && !within(lastHandedOver.get(gid), now, settings.electionTimeoutMax().toMillis())) {
+            lastHandedOver.put(gid, now);
+            handOver(division, info, backlog, rate);
             return;
         }
         RaftPeerId leader = info.getLeaderId();
@@ -111,6 +118,12 @@ final class LeadershipReturn implements AutoCloseable {
         if (now - since < TimeUnit.MILLISECONDS.toNanos(STEADY_MILLIS) || within(lastAsked.get(gid), now, COOLDOWN_MILLIS)) return;
         lastAsked.put(gid, now);
         ask(division, leader, info.getLastAppliedIndex(), committed);
+    }
+
+    /** Whether the leader's first entry of its term is committed: a majority holds it, so a follower's log matches. */
+    private static boolean termEntryCommitted(RaftServer.Division division, long committed, long term) {
+        TermIndex entry = division.getRaftLog().getTermIndex(committed);
+        return entry != null && entry.getTerm() == term;
     }
 
     /** Entries applied per second lately (a moving average over the checks), 0 until known. */
@@ -128,15 +141,29 @@ final class LeadershipReturn implements AutoCloseable {
         return then != null && now - then < TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
-    private void stepDown(RaftServer.Division division, long backlog, double rate) {
+    /**
+     * Asks each follower heard from lately, in turn, to stand for election at once; the first whose log matches this
+     * member's last entry does (the others refuse).
+     */
+    private void handOver(RaftServer.Division division, DivisionInfo info, long backlog, double rate) {
         RaftGroupId gid = division.getGroup().getGroupId();
-        logger.info("FastCCS group {}: elected with {} committed entries still to apply (applying {} a second); stepping "
-                + "down so that a caught-up member can lead", names.apply(gid), backlog, Math.round(rate));
-        try {
-            server.transferLeadershipAsync(new TransferLeadershipRequest(ClientId.randomId(), server.getId(), gid,
-                    0, null, settings.electionTimeoutMin().toMillis()));
-        } catch (Exception e) {
-            logger.info("FastCCS group {}: could not step down ({})", names.apply(gid), e.toString());
+        TermIndex last = division.getRaftLog().getLastEntryTermIndex();
+        for (ServerRpcProto follower : info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+            if (follower.getLastRpcElapsedTimeMs() > settings.electionTimeoutMin().toMillis()) continue;
+            RaftPeerId target = RaftPeerId.valueOf(follower.getId().getId());
+            StartLeaderElectionRequestProto request = StartLeaderElectionRequestProto.newBuilder()
+                    .setServerRequest(ClientProtoUtils.toRaftRpcRequestProtoBuilder(division.getMemberId(), target))
+                    .setLeaderLastEntry(last.toProto())
+                    .build();
+            try {
+                boolean started = server.getServerRpc().startLeaderElection(request).getServerReply().getSuccess();
+                logger.info("FastCCS group {}: elected with {} committed entries still to apply (applying {} a second); "
+                                + "asked {} to lead instead: {}", names.apply(gid), backlog, Math.round(rate), target,
+                        started ? "it stands" : "refused");
+                if (started) return;
+            } catch (Exception e) {
+                logger.info("FastCCS group {}: could not hand leadership to {} ({})", names.apply(gid), target, e.toString());
+            }
         }
     }
 

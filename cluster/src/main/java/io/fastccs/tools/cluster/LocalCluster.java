@@ -329,7 +329,7 @@ public final class LocalCluster {
         progress.accept("wiping node " + node + ": " + String.join(", ", wipedDirs(state, node).stream().map(Path::toString).toList()));
         try {
             for (Path dir : wipedDirs(state, node)) deleteTree(dir);
-            writeNodeConfig(state, node);
+            writeNodeConfig(state, node, node == 1 ? 2 : 1); // not its own seed, or it would not bootstrap
         } catch (IOException | UncheckedIOException e) {
             throw new ClusterException("cannot wipe node " + node + ": " + e.getMessage(), e);
         }
@@ -671,11 +671,15 @@ public final class LocalCluster {
     }
 
     private void writeNodeConfig(ClusterState state, int node) throws IOException {
+        writeNodeConfig(state, node, 1);
+    }
+
+    private void writeNodeConfig(ClusterState state, int node, int seed) throws IOException {
         Path nodeDir = layout.nodeDir(node);
         for (String sub : List.of("conf", "logs", "data", "commitlog", "hints", "saved_caches", "cdc_raw"))
             Files.createDirectories(nodeDir.resolve(sub));
         Files.writeString(layout.cassandraYaml(node), NodeConfigFiles.cassandraYaml(node, state.nodes(), state.ports(), nodeDir,
-                ClusterSecurity.load(dir())));
+                ClusterSecurity.load(dir()), seed));
         Files.writeString(layout.logbackXml(node), NodeConfigFiles.logbackXml(layout.logDir(node)));
     }
 

@@ -36,6 +36,15 @@ final class NodeConfigFiles {
 
     /** As above, with {@code security}'s authenticator and encryption options (keystores in the cluster directory). */
     static String cassandraYaml(int node, int nodes, Ports ports, Path nodeDir, ClusterSecurity security) {
+        return cassandraYaml(node, nodes, ports, nodeDir, security, 1);
+    }
+
+    /**
+     * As above, with node {@code seed} as the seed. Every node names node 1, except node 1 when it replaces itself: a
+     * node in its own seed list never bootstraps, and Cassandra refuses a replacement that does not ("Replacing a node
+     * without bootstrapping risks invalidating consistency guarantees"), so it names node 2.
+     */
+    static String cassandraYaml(int node, int nodes, Ports ports, Path nodeDir, ClusterSecurity security, int seed) {
         long token = initialTokens(nodes).get(node - 1);
         String address = ports.address(node);
         return String.join("\n",
@@ -50,7 +59,7 @@ final class NodeConfigFiles {
                 "seed_provider:",
                 "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
                 "    parameters:",
-                "      - seeds: \"" + ports.address(1) + ":" + ports.storage() + "\"",
+                "      - seeds: \"" + ports.address(seed) + ":" + ports.storage() + "\"",
                 "listen_address: " + address,
                 "rpc_address: " + address,
                 "storage_port: " + ports.storage(),

@@ -86,6 +86,15 @@ class NodeConfigFilesTest {
     }
 
     @Test
+    void aNodeReplacingItselfIsNotItsOwnSeedSoThatItBootstraps() {
+        Ports ports = Ports.forSubnet(60);
+        String node1 = NodeConfigFiles.cassandraYaml(1, 3, ports, Path.of("/tmp/c/node1"), ClusterSecurity.NONE, 2);
+        Map<String, Object> yaml = new Yaml().load(node1);
+        Object seeds = ((Map<?, ?>) ((List<?>) ((Map<?, ?>) ((List<?>) yaml.get("seed_provider")).get(0)).get("parameters")).get(0)).get("seeds");
+        assertThat(seeds).isEqualTo("127.0.60.2:7000");
+    }
+
+    @Test
     void quotesInPathsStayValidYaml() {
         Map<String, Object> yaml = parse(1, 1, Path.of("/tmp/it's/node1"));
         assertThat(yaml).containsEntry("commitlog_directory", "/tmp/it's/node1/commitlog");

@@ -12,10 +12,11 @@ import java.util.concurrent.Callable;
 
 /** {@code bin/fastccs sim}: one simulation from one seed, its measurements and the checker's verdict. */
 @Command(name = "sim", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs FastCCS on a simulated cluster (the real protocol classes, simulated network and time),",
-                "prints throughput in simulated time, read rounds, write latency, messages and metadata per transaction,",
-                "and checks the recorded history for TCC anomalies. Exit code 1 on any anomaly or broken invariant.",
-                "Defaults follow Table 4.1 of the thesis; the network has 0.5 ms mean delay and 1 Gb/s per node."})
+        description = {"Runs FastCCS on a simulated cluster (the real protocol classes, simulated network and time), "
+                + "prints throughput in simulated time, read rounds, write latency, messages and metadata per "
+                + "transaction, and checks the recorded history for TCC anomalies. Exit code 1 on any anomaly or "
+                + "broken invariant. Defaults follow Table 4.1 of the thesis; the network has 0.5 ms mean delay "
+                + "and 1 Gb/s per node."})
 public final class SimCommand implements Callable<Integer> {
     @Option(names = "--partitions", description = "number of partitions, 1 to 4096 (default: ${DEFAULT-VALUE})")
     int partitions = 8;

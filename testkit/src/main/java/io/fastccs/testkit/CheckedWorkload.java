@@ -73,6 +73,9 @@ public final class CheckedWorkload {
         }
     }
 
+    /** The message of the session thread's last failed transaction, for {@link TxnObserver}. */
+    private final ThreadLocal<String> lastFailure = new ThreadLocal<>();
+
     /** Sees the sessions' transactions start and end (on the session threads). */
     public interface TxnObserver {
         default void started() {
@@ -84,6 +87,11 @@ public final class CheckedWorkload {
          * @param error        null if it succeeded, else the error's type
          */
         default void ended(boolean write, long[] keys, long startedNanos, String error) {
+        }
+
+        /** As above, with the failure's message ({@code null} on success), for observers that explain failures. */
+        default void ended(boolean write, long[] keys, long startedNanos, String error, String message) {
+            ended(write, keys, startedNanos, error);
         }
     }
 
@@ -207,9 +215,10 @@ public final class CheckedWorkload {
             } catch (RuntimeException e) {
                 unexpected.add(e.toString());
                 error = e.getClass().getSimpleName() + " (unexpected)";
+                lastFailure.set(e.getMessage());
                 count(error);
             }
-            watch.ended(write, keys, started, error);
+            watch.ended(write, keys, started, error, error == null ? null : lastFailure.get());
             if (error != null) pause(50); // a partition is down or paused: no hot loop on instant failures
         }
     }
@@ -232,6 +241,7 @@ public final class CheckedWorkload {
             r = session.read(names);
         } catch (FastCcsException e) {
             count("read: " + e.getClass().getSimpleName());
+            lastFailure.set(e.getMessage());
             return e.getClass().getSimpleName();
         }
         Recorded rec = new Recorded(nextTxn.getAndIncrement(), sessionId, false);
@@ -313,6 +323,7 @@ public final class CheckedWorkload {
                     }
                 }
             }
+            lastFailure.set(e.getMessage());
             return type;
         } catch (FastCcsException e) {
             // Refused before it was sent, or by a participant before it prepared: aborted for sure (see the API).
@@ -320,6 +331,7 @@ public final class CheckedWorkload {
             rec.outcome = Outcome.ABORTED;
             rec.abortedBecause = e.getClass().getSimpleName() + ": " + e.getMessage();
             writesAbortedKnown.increment();
+            lastFailure.set(e.getMessage());
             return e.getClass().getSimpleName();
         }
     }

@@ -191,10 +191,11 @@ public final class ClientCommand implements Runnable {
             + "  quit                 leave (so does the end of the input)";
 
     @Command(name = "shell", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"An interactive client: one causal session for the whole shell, so every command sees the "
-                    + "writes and reads of the commands before it. Reads commands from standard input, one per line, "
-                    + "from a terminal or a pipe; prompts only on a terminal. Exits with 0 when every command succeeded, "
-                    + "else with the exit code of the last one that failed.", "", SHELL_HELP})
+            description = {"An interactive client: one causal session for the whole shell, so every command sees the writes "
+                + "and reads of the commands before it. Reads commands from standard input, one per line, from a "
+                + "terminal or a pipe; prompts only on a terminal. Exits with 0 when every command succeeded, else "
+                + "with the exit code of the last one that failed.",
+                ""})
     static final class Shell implements Callable<Integer> {
         @Spec
         CommandSpec spec;

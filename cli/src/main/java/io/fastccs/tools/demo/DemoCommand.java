@@ -25,11 +25,12 @@ import java.util.concurrent.Callable;
  * table and stops the cluster. Exit code 1 when the FastCCS history has an anomaly.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Starts a local 3-node Cassandra 5.0 cluster with FastCCS, each partition replicated on three nodes,",
-                "runs the Table 4.1 workload for a short time (a line per second) through FastCCS and through plain",
-                "Cassandra at the same replication (a keyspace at replication factor 3, consistency QUORUM, so that an",
-                "acknowledged write is on a majority in both), checks both histories for TCC anomalies, prints a",
-                "side-by-side table, stops the cluster. --rf 1 runs the thesis's shape (one node per partition, ONE)."})
+        description = {"Starts a local 3-node Cassandra 5.0 cluster with FastCCS, each partition replicated on three "
+                + "nodes, runs the Table 4.1 workload for a short time (a line per second) through FastCCS and "
+                + "through plain Cassandra at the same replication (a keyspace at replication factor 3, "
+                + "consistency QUORUM, so that an acknowledged write is on a majority in both), checks both "
+                + "histories for TCC anomalies, prints a side-by-side table, stops the cluster. --rf 1 runs the "
+                + "thesis's shape (one node per partition, ONE)."})
 public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--nodes", description = "nodes (default: ${DEFAULT-VALUE})")
     int nodes = 3;

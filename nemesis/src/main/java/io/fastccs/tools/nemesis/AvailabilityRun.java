@@ -57,7 +57,11 @@ public final class AvailabilityRun {
     }
 
     /** One finished transaction. */
-    private record Ended(long startedNanos, long endedNanos, boolean ok, boolean write, int[] partitions) {
+    private record Ended(long startedNanos, long endedNanos, String error, boolean write, int[] partitions) {
+        boolean ok() {
+            return error == null;
+        }
+
         boolean touches(int partition) {
             for (int p : partitions) if (p == partition) return true;
             return false;
@@ -84,10 +88,10 @@ public final class AvailabilityRun {
             ConcurrentLinkedQueue<Ended> ended = new ConcurrentLinkedQueue<>();
             workload.observe(new CheckedWorkload.TxnObserver() {
                 @Override
-                public void ended(boolean write, long[] keys, long startedNanos, String error) {
+                public void ended(boolean write, long[] keys, long startedNanos, String error, String message) {
                     int[] partitions = new int[keys.length];
                     for (int i = 0; i < keys.length; i++) partitions[i] = ownerOfKey[(int) keys[i]];
-                    ended.add(new Ended(startedNanos, System.nanoTime(), error == null, write, partitions));
+                    ended.add(new Ended(startedNanos, System.nanoTime(), error == null ? null : error + ": " + message, write, partitions));
                 }
             });
             workload.start();
@@ -109,6 +113,7 @@ public final class AvailabilityRun {
                     long servingNanos = System.nanoTime();
                     Kill kill = measure(i + 1, node, led, killNanos, restartNanos, servingNanos, ended);
                     kills.add(kill);
+                    logWindowFailures(led, killNanos, kill, restartNanos, ended);
                     windows.add(new long[]{killNanos, kill.failoverMillis() < 0 ? restartNanos : killNanos + kill.failoverMillis() * 1_000_000});
                     log.accept(String.format("  failover %s (first success of any kind %s); with node %d down after it: %d of %d "
                                     + "transactions succeeded (%.3f%%); it serves again %.1f s after its restart began",
@@ -165,6 +170,27 @@ public final class AvailabilityRun {
             if (view.leaderAsSeenBy(asked, p, Duration.ofSeconds(2)) == node) led.add(p);
         if (led.isEmpty()) led.add(view.partitionOfNode(node));
         return led;
+    }
+
+    /**
+     * Why the window lasted as long as it did: the failed writes on the killed node's partitions, started in it, by
+     * error (digits masked so that alike errors count together), with when the last of each kind started.
+     */
+    private void logWindowFailures(List<Integer> led, long killNanos, Kill kill, long restartNanos, Iterable<Ended> ended) {
+        long windowEnd = kill.failoverMillis() < 0 ? restartNanos : killNanos + kill.failoverMillis() * 1_000_000;
+        java.util.Map<String, long[]> byError = new java.util.TreeMap<>(); // error -> {count, last start ms after kill}
+        for (Ended e : ended) {
+            if (e.ok() || !e.write() || e.startedNanos() - killNanos < 0 || e.startedNanos() - windowEnd > 0) continue;
+            if (led.stream().noneMatch(e::touches)) continue;
+            String kind = e.error().replaceAll("[0-9]+", "#");
+            if (kind.length() > 160) kind = kind.substring(0, 160) + "...";
+            long[] c = byError.computeIfAbsent(kind, k -> new long[2]);
+            c[0]++;
+            c[1] = Math.max(c[1], (e.startedNanos() - killNanos) / 1_000_000);
+        }
+        byError.entrySet().stream().sorted((x, y) -> Long.compare(y.getValue()[0], x.getValue()[0])).limit(4).forEach(en ->
+                log.accept(String.format("    failed writes in the window: %d x (last started at %d ms) %s", en.getValue()[0],
+                        en.getValue()[1], en.getKey())));
     }
 
     /** The window closes when every partition the node led has taken a write again (the slowest failover counts). */

@@ -32,15 +32,17 @@ import java.util.concurrent.ThreadLocalRandom;
  * acknowledged write or an unsettled outcome; 2 usage; 3 the run failed.
  */
 @Command(name = "nemesis", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Starts a local cluster (its own directory and loopback subnet), runs concurrent causal sessions with",
-                "a recorded history while a schedule drawn from each seed SIGKILLs and restarts a node, SIGSTOPs one for a",
-                "few seconds, kills clients in the middle of a write (request sent to some participants only) and restarts",
-                "every node at once, steps a node's clock forwards or back by up to 3 s, and (--rf 3) cuts a group's leader",
-                "off from its followers on the Raft port with iptables (root); then heals, settles every unknown outcome,",
-                "reads every key and checks the history",
-                "(TCC, atomic visibility, no lost acknowledged write, no value never committed, convergence).",
-                "One CSV row per seed. --waiting-bound runs the bounded-waiting experiment instead; --availability the",
-                "availability experiment (each node in turn killed and kept down, the failover window measured)."})
+        description = {"Starts a local cluster (its own directory and loopback subnet), runs concurrent causal sessions "
+                + "with a recorded history while a schedule drawn from each seed SIGKILLs and restarts a node, "
+                + "SIGSTOPs one for a few seconds, kills clients in the middle of a write (request sent to some "
+                + "participants only) and restarts every node at once, steps a node's clock forwards or back by up "
+                + "to 3 s, and (--rf 3) cuts a group's leader off from its followers on the Raft port with "
+                + "iptables (root); then heals, settles every unknown outcome, reads every key and checks the "
+                + "history (TCC, atomic visibility, no lost acknowledged write, no value never committed, "
+                + "convergence).",
+                "One CSV row per seed. --waiting-bound runs the bounded-waiting experiment instead; "
+                + "--availability the availability experiment (each node in turn killed and kept down, the "
+                + "failover window measured)."})
 public final class NemesisCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "the seed (with --seeds N: the first of N consecutive seeds); default random")
     Long seed;

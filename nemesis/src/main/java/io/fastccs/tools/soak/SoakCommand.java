@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * heap, stored version rows, collected versions and on-disk size, to show that GC keeps them bounded.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a closed-loop FastCCS workload against the local cluster (bin/fastccs cluster) and samples",
-                "each node over JMX: heap, version rows, versions collected, unsettled transactions, on-disk size.",
-                "Prints a line per sample and writes them as CSV."})
+        description = {"Runs a closed-loop FastCCS workload against the local cluster (bin/fastccs cluster) and samples "
+                + "each node over JMX: heap, version rows, versions collected, unsettled transactions, on-disk "
+                + "size. Prints a line per sample and writes them as CSV."})
 public final class SoakCommand implements Callable<Integer> {
     @Option(names = "--duration", description = "how long to run, e.g. 5m or 300s (default: ${DEFAULT-VALUE})")
     String duration = "5m";

@@ -86,9 +86,16 @@ final class LeadershipReturn implements AutoCloseable {
 
     private void checkAll() {
         try {
-            for (RaftGroupId gid : server.getGroupIds()) check(gid);
+            // One group's failure must not skip the checks of the others.
+            for (RaftGroupId gid : server.getGroupIds()) {
+                try {
+                    check(gid);
+                } catch (Exception e) {
+                    logger.debug("FastCCS: leadership return check of {} failed", names.apply(gid), e);
+                }
+            }
         } catch (Exception e) {
-            logger.debug("FastCCS: leadership return check failed", e);
+            logger.debug("FastCCS: leadership return could not list its groups", e);
         }
     }
 

@@ -35,15 +35,16 @@ import java.util.concurrent.Callable;
  * not favour one mode), and the CSV keeps every run so the ratio FastCCS / eventual can be taken per point.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point, and writes",
-                "results/<name>.csv (one row per run; latency-cdf.csv for 'latency'). Plot with bin/fastccs plot.",
-                "Names: latency (fig. 4.1), keys-per-read (4.2), keys-per-write (4.3), value-size (4.4),",
-                "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client threads),",
-                "write-batch (write-only transactions against logged batches),",
-                "all (every one of them on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the",
-                "simulator: bin/fastccs experiment sim-rounds and sim-skew. 'replication' (FastCCS at replication factor 3",
-                "against 1 and against plain Cassandra at factor 3) runs two clusters of its own, with its own options:",
-                "bin/fastccs experiment replication --help."})
+        description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point, and "
+                + "writes results/<name>.csv (one row per run; latency-cdf.csv for 'latency'). Plot with "
+                + "bin/fastccs plot.",
+                "Names: latency (fig. 4.1), keys-per-read (4.2), keys-per-write (4.3), value-size (4.4), "
+                + "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client "
+                + "threads), write-batch (write-only transactions against logged batches), all (every one of them "
+                + "on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the simulator: "
+                + "bin/fastccs experiment sim-rounds and sim-skew. 'replication' (FastCCS at replication factor 3 "
+                + "against 1 and against plain Cassandra at factor 3) runs two clusters of its own, with its own "
+                + "options: bin/fastccs experiment replication --help."})
 public final class ExperimentCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, threads, write-batch or all (replication: see above)")
     String name;

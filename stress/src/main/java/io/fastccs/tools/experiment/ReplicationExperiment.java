@@ -41,14 +41,14 @@ import java.util.function.ToDoubleFunction;
  * even repetitions so that drift does not favour one.
  */
 @Command(name = "experiment replication", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"What replication costs: FastCCS at replication factor 3 against factor 1, and",
-                "against plain Cassandra at factor 3 with consistency ONE and QUORUM, on two",
-                "local 3-node clusters started side by side: RF=1 on 127.0.S.k in <repo>/.cluster-rf1,",
-                "RF=3 on 127.0.S+1.k in <repo>/.cluster-rf3 (clusters already running there are used",
-                "as they are). Workloads: mixed (Table 4.1, as 'latency' runs it) and write (write-only",
-                "transactions, as 'write-batch' runs it). Arms per workload and repetition, reversed on",
-                "even repetitions: fastccs-rf1, fastccs-rf3, eventual-one-rf3, eventual-quorum-rf3.",
-                "Writes results/replication.csv and prints the ratios; bin/fastccs plot draws it."})
+        description = {"What replication costs: FastCCS at replication factor 3 against factor 1, and against plain "
+                + "Cassandra at factor 3 with consistency ONE and QUORUM, on two local 3-node clusters started "
+                + "side by side: RF=1 on 127.0.S.k in <repo>/.cluster-rf1, RF=3 on 127.0.S+1.k in "
+                + "<repo>/.cluster-rf3 (clusters already running there are used as they are). Workloads: mixed "
+                + "(Table 4.1, as 'latency' runs it) and write (write-only transactions, as 'write-batch' runs "
+                + "it). Arms per workload and repetition, reversed on even repetitions: fastccs-rf1, fastccs-rf3, "
+                + "eventual-one-rf3, eventual-quorum-rf3. Writes results/replication.csv and prints the ratios; "
+                + "bin/fastccs plot draws it."})
 public final class ReplicationExperiment implements Callable<Integer> {
     static final String NAME = "replication";
     static final int NODES = 3;

@@ -1,5 +1,13 @@
 package io.fastccs.replication;
 
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.retry.RetryPolicies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -475,6 +483,41 @@ class ReplicatedLogTest {
                         .containsSubsequence(acknowledged);
             }
             assertThat(g.appliers[1][0].applied()).as("every member applied the same log").isEqualTo(g.appliers[2][0].applied());
+        }
+    }
+
+    /**
+     * A leadership transfer that cannot complete (to the preferred member, which is down) makes Ratis refuse writes until
+     * it times out; those appends must wait it out and commit, not fail: a failed append stops the leader's partition.
+     */
+    @Test
+    void appendsWaitOutALeadershipTransferThatTimesOut() throws Exception {
+        try (TestGroups g = new TestGroups(dir, 3, 1, TestGroups.FAST)) {
+            TestGroups.await(() -> g.log(0, 0).isLeaderReady(), ELECTION, "node 1, the preferred member, leads");
+            g.stop(0);
+            int leaderNode = g.awaitLeader(0, ELECTION);
+            appendAll(g.log(leaderNode, 0), "before", 5);
+            RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(g.groups.get(0).groupUuid()),
+                    g.groups.get(0).members().stream().map(m -> RaftPeer.newBuilder().setId(m.nodeId()).setAddress(m.address())
+                            .setPriority(m.priority()).build()).toList());
+            RaftPeerId leader = RaftPeerId.valueOf(g.nodes.get(leaderNode).nodeId());
+            CompletableFuture<String> transfer;
+            try (RaftClient client = RaftClient.newBuilder().setRaftGroup(group).setLeaderId(leader)
+                    .setProperties(new RaftProperties()).setRetryPolicy(RetryPolicies.noRetry()).build()) {
+                transfer = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return "reply " + client.admin().transferLeadership(RaftPeerId.valueOf(g.nodes.get(0).nodeId()), leader, 1000);
+                    } catch (IOException e) {
+                        return e.toString();
+                    }
+                });
+                Thread.sleep(200); // the transfer is under way: Ratis refuses writes while it lasts
+                List<String> during = appendAll(g.log(leaderNode, 0), "during", 20);
+                assertThat(during).hasSize(20);
+                assertThat(transfer.join()).as("the transfer to a member that is down timed out").contains("TIMED_OUT");
+            }
+            assertThat(g.log(leaderNode, 0).isLeaderReady()).as("the leader still leads").isTrue();
+            assertThat(appendAll(g.log(leaderNode, 0), "after", 5)).hasSize(5);
         }
     }
 

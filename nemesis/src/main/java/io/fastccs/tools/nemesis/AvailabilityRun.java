@@ -182,7 +182,7 @@ public final class AvailabilityRun {
         for (Ended e : ended) {
             if (e.ok() || !e.write() || e.startedNanos() - killNanos < 0 || e.startedNanos() - windowEnd > 0) continue;
             if (led.stream().noneMatch(e::touches)) continue;
-            String kind = e.error().replaceAll("[0-9]+", "#");
+            String kind = e.error().replaceAll("[^\\s,;()]*[0-9][^\\s,;()]*", "#"); // ids, addresses, numbers
             if (kind.length() > 160) kind = kind.substring(0, 160) + "...";
             long[] c = byError.computeIfAbsent(kind, k -> new long[2]);
             c[0]++;

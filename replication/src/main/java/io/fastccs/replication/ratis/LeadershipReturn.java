@@ -16,12 +16,15 @@ import org.apache.ratis.server.protocol.TermIndex;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Keeps each group led by a member that can serve. Two rules, both about the applier, which Raft does not look at.
@@ -50,6 +53,11 @@ import java.util.function.Function;
  * The leader then blocks writes until the member's log matches (one append round, since it is caught up) and the
  * member starts an election at once; if that does not happen within the transfer timeout the leader stays and writes
  * resume (docs/design.md, "Leadership returns to the preferred member").
+ *
+ * <p><b>A leader with a stuck follower steps down.</b> Ratis can record a follower as holding an entry it does not hold,
+ * and then never sends it that entry ({@link StuckFollowers}); only a leader of a new term starts over. A leader that
+ * sees a follower answer without taking entries for {@link #STUCK_ELECTION_TIMEOUTS} longest election timeouts steps
+ * down, at most once per {@link #UNSTICK_COOLDOWN_MILLIS} per group.
  */
 final class LeadershipReturn implements AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(LeadershipReturn.class);
@@ -58,6 +66,9 @@ final class LeadershipReturn implements AutoCloseable {
     static final long STEADY_MILLIS = 3000;
     static final long APPLY_GAP = 100;
     static final long COOLDOWN_MILLIS = 10_000;
+    /** How long (in longest election timeouts) a follower's match index must stand still to count as stuck. */
+    static final long STUCK_ELECTION_TIMEOUTS = 3;
+    static final long UNSTICK_COOLDOWN_MILLIS = 30_000;
 
     private final RaftServer server;
     private final ReplicaSettings settings;
@@ -69,6 +80,10 @@ final class LeadershipReturn implements AutoCloseable {
     /** Per group: the applied index and time of the previous check, and the recent apply rate (entries per second). */
     private final Map<RaftGroupId, long[]> lastApplied = new ConcurrentHashMap<>();
     private final Map<RaftGroupId, Double> applyRate = new ConcurrentHashMap<>();
+    /** Per group this member leads: its followers' progress, the term it was watched in, the last hand-over for one. */
+    private final Map<RaftGroupId, StuckFollowers> stuck = new ConcurrentHashMap<>();
+    private final Map<RaftGroupId, Long> stuckWatchTerm = new ConcurrentHashMap<>();
+    private final Map<RaftGroupId, Long> lastUnstuck = new ConcurrentHashMap<>();
     private final Function<RaftGroupId, String> names;
 
     /** @param names a group's name in log lines */
@@ -115,6 +130,7 @@ final class LeadershipReturn implements AutoCloseable {
             handOver(division, info, backlog, rate);
             return;
         }
+        if (info.isLeader() && info.isLeaderReady()) watchFollowers(division, info, now);
         RaftPeerId leader = info.getLeaderId();
         if (!info.isFollower() || leader == null || leader.equals(server.getId()) || !isPreferred(division)
                 || backlog > APPLY_GAP) {
@@ -174,6 +190,55 @@ final class LeadershipReturn implements AutoCloseable {
         }
     }
 
+    /**
+     * On a leader: when a follower is stuck ({@link StuckFollowers}), steps down, since only a leader of a new term starts
+     * over from what the stuck one holds; at most once per {@link #UNSTICK_COOLDOWN_MILLIS} per group. A short election
+     * (the group serves nothing meanwhile, as in a failover) instead of a follower stuck for minutes, during which the
+     * group commits with one follower only and a kill of this leader waits for the stuck one to be caught up (15 s
+     * measured). If this member is the preferred one, leadership comes back to it by the rule above.
+     */
+    private void watchFollowers(RaftServer.Division division, DivisionInfo info, long now) {
+        RaftGroupId gid = division.getGroup().getGroupId();
+        StuckFollowers watch = stuck.computeIfAbsent(gid, g -> new StuckFollowers(STUCK_ELECTION_TIMEOUTS
+                * settings.electionTimeoutMax().toMillis(), settings.electionTimeoutMin().toMillis(), APPLY_GAP));
+        Long watchedTerm = stuckWatchTerm.put(gid, info.getCurrentTerm());
+        if (watchedTerm == null || watchedTerm != info.getCurrentTerm()) watch.reset();
+        List<ServerRpcProto> rpcs = info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList();
+        long[] match = info.getFollowerMatchIndices(); // the same log appenders, in the same order
+        TermIndex last = division.getRaftLog().getLastEntryTermIndex();
+        if (match.length != rpcs.size() || last == null) return; // the configuration is changing
+        List<StuckFollowers.Follower> followers = new ArrayList<>();
+        for (int i = 0; i < match.length; i++)
+            followers.add(new StuckFollowers.Follower(rpcs.get(i).getId().getId().toStringUtf8(), match[i],
+                    rpcs.get(i).getLastRpcElapsedTimeMs()));
+        List<String> stuckIds = watch.observe(followers, last.getIndex(), division.getRaftLog().getStartIndex(), now);
+        if (stuckIds.isEmpty() || within(lastUnstuck.get(gid), now, UNSTICK_COOLDOWN_MILLIS)) return;
+        lastUnstuck.put(gid, now);
+        // Stepping down, not a transfer: Ratis transfers only to the member of highest priority, which may be the stuck
+        // one. The election that follows goes to a member whose log is complete (this one or the other follower), in
+        // a new term, and its leader starts over from what each follower says it holds.
+        String outcome = transfer(division, server.getId(), null, settings.electionTimeoutMax().toMillis());
+        logger.info("FastCCS group {}: follower {} answers but has taken no entry past {} for {} s while this leader's log "
+                        + "reached {}; stepped down so that the next leader catches it up: {}", names.apply(gid), stuckIds,
+                followers.stream().filter(x -> stuckIds.contains(x.id())).map(x -> String.valueOf(x.matchIndex()))
+                        .collect(Collectors.joining(", ")),
+                STUCK_ELECTION_TIMEOUTS * settings.electionTimeoutMax().toSeconds(), last.getIndex(), outcome);
+    }
+
+    /** Asks {@code leader} to transfer leadership to {@code target} (null: to step down); says how that went. */
+    private String transfer(RaftServer.Division division, RaftPeerId leader, RaftPeerId target, long timeoutMillis) {
+        try (RaftClient client = RaftClient.newBuilder().setRaftGroup(division.getGroup())
+                .setLeaderId(leader)
+                .setProperties(RatisProperties.forClient(settings))
+                .setParameters(RatisProperties.parameters(settings))
+                .setRetryPolicy(RetryPolicies.noRetry()).build()) {
+            RaftClientReply reply = client.admin().transferLeadership(target, leader, timeoutMillis);
+            return reply.isSuccess() ? "done" : String.valueOf(reply.getException());
+        } catch (Exception e) {
+            return "failed (" + e + ")";
+        }
+    }
+
     /** Whether this server has a higher priority than every other member of the group's current configuration. */
     private boolean isPreferred(RaftServer.Division division) {
         RaftPeer self = division.getRaftConf().getPeer(server.getId());
@@ -184,20 +249,9 @@ final class LeadershipReturn implements AutoCloseable {
     }
 
     private void ask(RaftServer.Division division, RaftPeerId leader, long applied, long committed) {
-        long timeout = settings.electionTimeoutMin().toMillis();
-        try (RaftClient client = RaftClient.newBuilder().setRaftGroup(division.getGroup())
-                .setLeaderId(leader)
-                .setProperties(RatisProperties.forClient(settings))
-                .setParameters(RatisProperties.parameters(settings))
-                .setRetryPolicy(RetryPolicies.noRetry()).build()) {
-            RaftClientReply reply = client.admin().transferLeadership(server.getId(), leader, timeout);
-            logger.info("FastCCS group {}: asked leader {} to hand leadership back to this preferred member (applied {} of {} "
-                            + "committed): {}", names.apply(division.getGroup().getGroupId()), leader, applied, committed,
-                    reply.isSuccess() ? "done" : String.valueOf(reply.getException()));
-        } catch (Exception e) {
-            logger.info("FastCCS group {}: leader {} did not hand leadership back ({})", names.apply(division.getGroup().getGroupId()),
-                    leader, e.toString());
-        }
+        String outcome = transfer(division, leader, server.getId(), settings.electionTimeoutMin().toMillis());
+        logger.info("FastCCS group {}: asked leader {} to hand leadership back to this preferred member (applied {} of {} "
+                + "committed): {}", names.apply(division.getGroup().getGroupId()), leader, applied, committed, outcome);
     }
 
     @Override

@@ -48,6 +48,8 @@ public final class RatisReplicaServer implements ReplicaServer {
     private final Map<Integer, RatisReplicatedLog> logs = new ConcurrentHashMap<>();
     private final PeerReconnects reconnects;
     private final LeadershipReturn leadershipReturn;
+    /** How long a write waits out a leadership transfer: longer than any transfer asks for (they time out first). */
+    private final long steppingDownPatienceMillis;
 
     private RatisReplicaServer(RaftServer server, GroupMember self, Map<RaftGroupId, ApplierStateMachine> machines,
                                ReplicaSettings settings) {
@@ -57,6 +59,7 @@ public final class RatisReplicaServer implements ReplicaServer {
         // Often enough that a channel is connected again before the next election round (a fraction of its timeout).
         this.reconnects = new PeerReconnects(server, Math.max(50, settings.electionTimeoutMin().toMillis() / 4));
         this.leadershipReturn = new LeadershipReturn(server, settings, this::name);
+        this.steppingDownPatienceMillis = settings.electionTimeoutMax().toMillis();
     }
 
     public static RatisReplicaServer start(GroupMember self, Path storageDir, ReplicaSettings settings,
@@ -118,7 +121,7 @@ public final class RatisReplicaServer implements ReplicaServer {
                 // by telling it to shut down, as a removed member); the leader's first snapshot or entries bring it in.
                 if (replacing) replicas.add(raftGroup(without(spec, self.nodeId())));
                 else if (!resumed.contains(gid)) replicas.add(raftGroup(spec));
-                replicas.logs.put(spec.range(), new RatisReplicatedLog(server, spec, gid));
+                replicas.logs.put(spec.range(), new RatisReplicatedLog(server, spec, gid, replicas.steppingDownPatienceMillis));
             }
             // Step two: each group adds this member, catching it up first (the leader's snapshot and log).
             if (replacing)
@@ -143,7 +146,7 @@ public final class RatisReplicaServer implements ReplicaServer {
             machines.remove(gid);
             throw e;
         }
-        RatisReplicatedLog log = new RatisReplicatedLog(server, spec, gid);
+        RatisReplicatedLog log = new RatisReplicatedLog(server, spec, gid, steppingDownPatienceMillis);
         logs.put(spec.range(), log);
         return log;
     }

@@ -4,6 +4,7 @@ import io.fastccs.replication.GroupSpec;
 import io.fastccs.replication.NotLeaderException;
 import io.fastccs.replication.ReplicatedLog;
 import io.fastccs.replication.ReplicationException;
+import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -41,8 +43,13 @@ final class RatisReplicatedLog implements ReplicatedLog {
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
     private final ExecutorService submitter;
+    private final long steppingDownPatienceMillis;
+    private final AtomicLong steppingDownRetries = new AtomicLong();
+    private static final long STEPPING_DOWN_RETRY_MILLIS = 20;
 
-    RatisReplicatedLog(RaftServer server, GroupSpec group, RaftGroupId groupId) {
+    /** @param steppingDownPatienceMillis how long a write waits out a leadership transfer before it fails */
+    RatisReplicatedLog(RaftServer server, GroupSpec group, RaftGroupId groupId, long steppingDownPatienceMillis) {
+        this.steppingDownPatienceMillis = steppingDownPatienceMillis;
         this.server = server;
         this.group = group;
         this.groupId = groupId;
@@ -96,13 +103,8 @@ final class RatisReplicatedLog implements ReplicatedLog {
                 .build();
         CompletableFuture<RaftClientReply> submitted;
         try {
-            submitted = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return server.submitClientRequestAsync(request);
-                } catch (IOException e) {
-                    throw new CompletionException(new ReplicationException("group " + group.range() + ": " + e.getMessage(), e));
-                }
-            }, submitter).thenCompose(f -> f);
+            submitted = CompletableFuture.supplyAsync(() -> submitRetryingWhileSteppingDown(request), submitter)
+                    .thenCompose(f -> f);
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new ReplicationException("group " + group.range() + ": the log is closed", e));
         }
@@ -111,6 +113,52 @@ final class RatisReplicatedLog implements ReplicatedLog {
             if (!reply.isSuccess()) throw new CompletionException(translate(reply.getException()));
             return reply;
         });
+    }
+
+    /**
+     * Hands a request to Ratis; a write refused because a leadership transfer is under way is handed over again until
+     * the transfer ends (one way or the other), for at most the longest election timeout. Ratis refuses it before
+     * appending anything, so the entry is not in the log twice, and this thread waits meanwhile, so the appends after
+     * it keep their order. Before, each refusal failed the partition's store, and a transfer that timed out (the
+     * transferee behind) cost the leader a restart of its partition though it kept leading.
+     */
+    private CompletableFuture<RaftClientReply> submitRetryingWhileSteppingDown(RaftClientRequest request) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(steppingDownPatienceMillis);
+        RaftClientRequest attempt = request;
+        while (true) {
+            CompletableFuture<RaftClientReply> reply;
+            try {
+                reply = server.submitClientRequestAsync(attempt);
+            } catch (IOException e) {
+                throw new CompletionException(new ReplicationException("group " + group.range() + ": " + e.getMessage(), e));
+            }
+            // The refusal comes back at once; anything else is the request taken in (or failed otherwise).
+            RaftClientReply now = reply.isDone() && !reply.isCompletedExceptionally() ? reply.join() : null;
+            if (now == null || !(now.getException() instanceof LeaderSteppingDownException)
+                    || !attempt.is(RaftClientRequestProto.TypeCase.WRITE) || System.nanoTime() - deadline > 0)
+                return reply;
+            steppingDownRetries.incrementAndGet();
+            try {
+                Thread.sleep(STEPPING_DOWN_RETRY_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return reply;
+            }
+            // A new call id: the retry cache remembers the refused one with its refusal.
+            attempt = RaftClientRequest.newBuilder()
+                    .setClientId(clientId)
+                    .setServerId(server.getId())
+                    .setGroupId(groupId)
+                    .setCallId(callIds.incrementAndGet())
+                    .setMessage(request.getMessage())
+                    .setType(request.getType())
+                    .build();
+        }
+    }
+
+    /** How often writes were handed over again while a leadership transfer was under way (tests, metrics). */
+    long steppingDownRetries() {
+        return steppingDownRetries.get();
     }
 
     private Exception translate(Throwable error) {

@@ -67,7 +67,7 @@ final class LeadershipReturn implements AutoCloseable {
     static final long APPLY_GAP = 100;
     static final long COOLDOWN_MILLIS = 10_000;
     /** How long (in longest election timeouts) a follower's match index must stand still to count as stuck. */
-    static final long STUCK_ELECTION_TIMEOUTS = 3;
+    static final long STUCK_ELECTION_TIMEOUTS = 5;
     static final long UNSTICK_COOLDOWN_MILLIS = 30_000;
 
     private final RaftServer server;
@@ -199,8 +199,10 @@ final class LeadershipReturn implements AutoCloseable {
      */
     private void watchFollowers(RaftServer.Division division, DivisionInfo info, long now) {
         RaftGroupId gid = division.getGroup().getGroupId();
+        // A stuck follower answers seldom: Ratis's appender backs off after each refusal (one every 5 s was seen), so
+        // "answering" means heard from within three longest election timeouts; one that is down is not heard from at all.
         StuckFollowers watch = stuck.computeIfAbsent(gid, g -> new StuckFollowers(STUCK_ELECTION_TIMEOUTS
-                * settings.electionTimeoutMax().toMillis(), settings.electionTimeoutMin().toMillis(), APPLY_GAP));
+                * settings.electionTimeoutMax().toMillis(), 3 * settings.electionTimeoutMax().toMillis(), APPLY_GAP));
         Long watchedTerm = stuckWatchTerm.put(gid, info.getCurrentTerm());
         if (watchedTerm == null || watchedTerm != info.getCurrentTerm()) watch.reset();
         List<ServerRpcProto> rpcs = info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList();

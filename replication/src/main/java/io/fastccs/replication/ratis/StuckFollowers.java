@@ -14,9 +14,10 @@ import java.util.concurrent.TimeUnit;
  * then commits with its other follower alone; the stuck member cannot be caught up by this leader, and a leadership
  * transfer to it times out. A new leader starts from what each member says it holds. Time comes in as arguments.
  *
- * <p>A follower is stuck when it has answered within {@code heardWithinMillis}, the leader's log holds the entries it
- * misses (not a follower waiting for a snapshot), it is more than {@code gap} entries behind, and its match index has
- * not moved for {@code stuckMillis}. A follower catching up, however slowly, moves its match index.
+ * <p>A follower is stuck when, for {@code stuckMillis} in which it kept answering (each time within
+ * {@code heardWithinMillis}), its match index has not moved, while the leader's log holds the entries it misses (not a
+ * follower waiting for a snapshot) and is more than {@code gap} entries ahead of it. A follower catching up, however
+ * slowly, moves its match index; one that is down is Raft's business.
  */
 final class StuckFollowers {
     private final long stuckNanos;
@@ -44,14 +45,16 @@ final class StuckFollowers {
         List<String> stuck = new ArrayList<>();
         for (Follower f : followers) {
             long[] seen = progress.get(f.id());
-            if (seen == null || seen[0] != f.matchIndex()) {
+            boolean answering = f.lastRpcElapsedMillis() <= heardWithinMillis;
+            // The span counts while the follower answers: one back from a restart starts it afresh, though its match
+            // index stood still while it was down (counting that span stepped leaders down at every restart).
+            if (seen == null || seen[0] != f.matchIndex() || !answering) {
                 progress.put(f.id(), new long[]{f.matchIndex(), nowNanos});
                 continue;
             }
-            boolean answering = f.lastRpcElapsedMillis() <= heardWithinMillis;
             boolean entriesHere = f.matchIndex() >= 0 && f.matchIndex() + 1 >= startIndex;
             boolean behind = lastIndex - f.matchIndex() > gap;
-            if (answering && entriesHere && behind && nowNanos - seen[1] >= stuckNanos) stuck.add(f.id());
+            if (entriesHere && behind && nowNanos - seen[1] >= stuckNanos) stuck.add(f.id());
         }
         return stuck;
     }

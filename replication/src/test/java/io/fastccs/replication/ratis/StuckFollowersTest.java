@@ -41,6 +41,26 @@ class StuckFollowersTest {
     }
 
     @Test
+    void aFollowerBackFromARestartGetsTheWholeSpanToMoveAgain() {
+        StuckFollowers watch = new StuckFollowers(6000, 1000, 100);
+        for (int second = 0; second <= 60; second += 10) // down for a minute: its match index stands still
+            assertThat(watch.observe(List.of(f("a", 4000, 30_000)), 9000 + second * 100, 1, second * S)).isEmpty();
+        assertThat(watch.observe(List.of(f("a", 4000, 10)), 15_000, 1, 61 * S)).as("answers again").isEmpty();
+        assertThat(watch.observe(List.of(f("a", 4000, 10)), 15_000, 1, 65 * S)).isEmpty();
+        assertThat(watch.observe(List.of(f("a", 4000, 10)), 15_000, 1, 66 * S)).as("six seconds answering, no entry taken")
+                .containsExactly("a");
+    }
+
+    @Test
+    void aStuckFollowerHeardFromOnlyEveryFewSecondsIsStuckToo() {
+        // Ratis's appender backs off after each refusal: a reply every 5 s (seen on real nodes).
+        StuckFollowers watch = new StuckFollowers(10_000, 6000, 100);
+        for (int second = 0; second < 10; second++)
+            assertThat(watch.observe(List.of(f("a", 33431, (second % 5) * 1000L)), 48000, 1, second * S)).isEmpty();
+        assertThat(watch.observe(List.of(f("a", 33431, 0)), 48000, 1, 10 * S)).containsExactly("a");
+    }
+
+    @Test
     void aNewTermStartsTheWatchOver() {
         StuckFollowers watch = new StuckFollowers(6000, 1000, 100);
         watch.observe(List.of(f("a", 10, 10)), 9000, 1, 0);

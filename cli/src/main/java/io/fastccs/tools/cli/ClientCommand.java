@@ -195,7 +195,7 @@ public final class ClientCommand implements Runnable {
                 + "and reads of the commands before it. Reads commands from standard input, one per line, from a "
                 + "terminal or a pipe; prompts only on a terminal. Exits with 0 when every command succeeded, else "
                 + "with the exit code of the last one that failed.",
-                ""})
+                "", SHELL_HELP})
     static final class Shell implements Callable<Integer> {
         @Spec
         CommandSpec spec;

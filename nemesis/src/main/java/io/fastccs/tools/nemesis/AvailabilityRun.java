@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
@@ -113,8 +115,9 @@ public final class AvailabilityRun {
                     long servingNanos = System.nanoTime();
                     Kill kill = measure(i + 1, node, led, killNanos, restartNanos, servingNanos, ended);
                     kills.add(kill);
-                    logWindowFailures(led, killNanos, kill, restartNanos, ended);
-                    windows.add(new long[]{killNanos, kill.failoverMillis() < 0 ? restartNanos : killNanos + kill.failoverMillis() * 1_000_000});
+                    long windowEnd = kill.failoverMillis() < 0 ? restartNanos : killNanos + kill.failoverMillis() * 1_000_000;
+                    logWindowFailures(led, killNanos, windowEnd, ended);
+                    windows.add(new long[]{killNanos, windowEnd});
                     log.accept(String.format("  failover %s (first success of any kind %s); with node %d down after it: %d of %d "
                                     + "transactions succeeded (%.3f%%); it serves again %.1f s after its restart began",
                             kill.failoverMillis() < 0 ? "none before the restart" : kill.failoverMillis() + " ms",
@@ -174,11 +177,10 @@ public final class AvailabilityRun {
 
     /**
      * Why the window lasted as long as it did: the failed writes on the killed node's partitions, started in it, by
-     * error (digits masked so that alike errors count together), with when the last of each kind started.
+     * error (words with digits masked, so that alike errors count together), with when the last of each kind started.
      */
-    private void logWindowFailures(List<Integer> led, long killNanos, Kill kill, long restartNanos, Iterable<Ended> ended) {
-        long windowEnd = kill.failoverMillis() < 0 ? restartNanos : killNanos + kill.failoverMillis() * 1_000_000;
-        java.util.Map<String, long[]> byError = new java.util.TreeMap<>(); // error -> {count, last start ms after kill}
+    private void logWindowFailures(List<Integer> led, long killNanos, long windowEnd, Iterable<Ended> ended) {
+        Map<String, long[]> byError = new TreeMap<>(); // error -> {count, last start ms after kill}
         for (Ended e : ended) {
             if (e.ok() || !e.write() || e.startedNanos() - killNanos < 0 || e.startedNanos() - windowEnd > 0) continue;
             if (led.stream().noneMatch(e::touches)) continue;

@@ -44,7 +44,6 @@ final class RatisReplicatedLog implements ReplicatedLog {
     private final AtomicLong callIds = new AtomicLong();
     private final ExecutorService submitter;
     private final long steppingDownPatienceMillis;
-    private final AtomicLong steppingDownRetries = new AtomicLong();
     private static final long STEPPING_DOWN_RETRY_MILLIS = 20;
 
     /** @param steppingDownPatienceMillis how long a write waits out a leadership transfer before it fails */
@@ -92,8 +91,9 @@ final class RatisReplicatedLog implements ReplicatedLog {
         });
     }
 
-    private CompletableFuture<RaftClientReply> submit(Message message, RaftClientRequest.Type type) {
-        RaftClientRequest request = RaftClientRequest.newBuilder()
+    /** A request of this log's client with a call id of its own. */
+    private RaftClientRequest newRequest(Message message, RaftClientRequest.Type type) {
+        return RaftClientRequest.newBuilder()
                 .setClientId(clientId)
                 .setServerId(server.getId())
                 .setGroupId(groupId)
@@ -101,6 +101,10 @@ final class RatisReplicatedLog implements ReplicatedLog {
                 .setMessage(message)
                 .setType(type)
                 .build();
+    }
+
+    private CompletableFuture<RaftClientReply> submit(Message message, RaftClientRequest.Type type) {
+        RaftClientRequest request = newRequest(message, type);
         CompletableFuture<RaftClientReply> submitted;
         try {
             submitted = CompletableFuture.supplyAsync(() -> submitRetryingWhileSteppingDown(request), submitter)
@@ -137,7 +141,6 @@ final class RatisReplicatedLog implements ReplicatedLog {
             if (now == null || !(now.getException() instanceof LeaderSteppingDownException)
                     || !attempt.is(RaftClientRequestProto.TypeCase.WRITE) || System.nanoTime() - deadline > 0)
                 return reply;
-            steppingDownRetries.incrementAndGet();
             try {
                 Thread.sleep(STEPPING_DOWN_RETRY_MILLIS);
             } catch (InterruptedException e) {
@@ -145,20 +148,8 @@ final class RatisReplicatedLog implements ReplicatedLog {
                 return reply;
             }
             // A new call id: the retry cache remembers the refused one with its refusal.
-            attempt = RaftClientRequest.newBuilder()
-                    .setClientId(clientId)
-                    .setServerId(server.getId())
-                    .setGroupId(groupId)
-                    .setCallId(callIds.incrementAndGet())
-                    .setMessage(request.getMessage())
-                    .setType(request.getType())
-                    .build();
+            attempt = newRequest(request.getMessage(), request.getType());
         }
-    }
-
-    /** How often writes were handed over again while a leadership transfer was under way (tests, metrics). */
-    long steppingDownRetries() {
-        return steppingDownRetries.get();
     }
 
     private Exception translate(Throwable error) {

@@ -122,6 +122,33 @@ class ReplicatedPartitionsClientTest {
     }
 
     @Test
+    void aRingNamingAnotherNodeDoesNotMoveAPartitionWhoseLeaderAnswersUntilItRefuses() throws Exception {
+        cluster = ScriptedCluster.start(N, ScriptedCluster.emptyStore(N));
+        client = FastCcsClient.builder()
+                .addContactPoint(cluster.contactPoints().get(0))
+                .withRequestTimeout(Duration.ofSeconds(5))
+                .withReconnectDelay(Duration.ofMillis(20), Duration.ofMillis(200))
+                .withRingRefreshInterval(Duration.ofMillis(50))
+                .withIoThreads(2)
+                .build();
+        CausalSession s = client.session();
+        List<String> keys = keysOn(1, 3);
+        assertThat(s.read(keys).size()).isEqualTo(3);
+
+        cluster.misname(1, 0); // a stale ring: node 1 still leads partition 1 and answers for it
+        long refreshes = client.metrics().ringRefreshes();
+        Eventually.within(Duration.ofSeconds(5), () -> client.metrics().ringRefreshes() > refreshes + 2);
+        assertThat(s.read(keys).size()).isEqualTo(3);
+        assertThat(cluster.node(0).hellos).extracting(Hello::target).doesNotContain(1);
+        assertThat(cluster.node(1).requests).filteredOn(FirstRoundRead.class::isInstance).hasSize(2);
+
+        cluster.lead(1, 0); // now node 1 refuses partition 1, and the ring's answer is right
+        assertThat(s.read(keys).size()).isEqualTo(3);
+        assertThat(cluster.node(0).hellos).extracting(Hello::target).contains(1);
+        assertThat(cluster.node(0).requests).hasAtLeastOneElementOfType(FirstRoundRead.class);
+    }
+
+    @Test
     void readFailsClearlyOnceTheDeadlinePassesWithoutALeader() throws Exception {
         cluster = ScriptedCluster.start(N, ScriptedCluster.emptyStore(N));
         connect(Duration.ofMillis(500));

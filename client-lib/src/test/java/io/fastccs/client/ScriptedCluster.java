@@ -165,6 +165,15 @@ final class ScriptedCluster implements AutoCloseable {
         members.set(partition, new RingMember(partition, old.host(), node.port, old.token(), true, old.replicas()));
     }
 
+    /**
+     * The ring names node {@code named} for {@code partition} while its leader stays: what a node answers that
+     * learns leaders through gossip and still counts a dead leader's claim.
+     */
+    void misname(int partition, int named) {
+        RingMember old = members.get(partition);
+        members.set(partition, new RingMember(partition, old.host(), nodes.get(named).port, old.token(), true, old.replicas()));
+    }
+
     /** No node leads {@code partition} (an election is under way); the ring still names the last leader. */
     void stepDown(int partition) {
         for (Node n : nodes) n.leads.remove(partition);

@@ -20,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -200,9 +201,13 @@ final class Cluster {
                     + partition + (closed ? ": the client is closed" : " (" + NodeConnection.describe(slots[partition].address()) + "); reconnecting")));
         }
         CompletableFuture<Message> reply = c.send(requestId, frame, timeoutNanos);
-        reply.thenAccept(m -> {
+        Slot slot = slots[partition];
+        reply.whenComplete((m, e) -> {
+            boolean notLeader = m instanceof ErrorReply r && r.code() == ErrorCode.NOT_LEADER;
+            // An answer from the partition's host shows it leads; a refusal or silence puts it in doubt.
+            slot.inDoubt = notLeader || (e != null && !(Failures.unwrap(e) instanceof CancellationException));
             // The partition's leader changed: the ring names the new one.
-            if (m instanceof ErrorReply e && e.code() == ErrorCode.NOT_LEADER) requestRingRefresh();
+            if (notLeader) requestRingRefresh();
         });
         return reply;
     }
@@ -283,6 +288,12 @@ final class Cluster {
         private int failures;                          // guarded by this: consecutive failed attempts
         private ScheduledFuture<?> retry;              // guarded by this
         private boolean everConnected;                 // guarded by this
+        /**
+         * The connected node refused a request as not leading, or let one time out, since its last answer. Only then
+         * does a ring naming another node move the partition: a node that does not lead a group learns its leader
+         * through gossip, and may name a dead leader for as long as Cassandra's failure detector thinks it alive.
+         */
+        volatile boolean inDoubt;
 
         Slot(int partition, SocketAddress address) {
             this.partition = partition;
@@ -341,6 +352,7 @@ final class Cluster {
 
         private void install(NodeConnection conn) {
             connection = conn;
+            inDoubt = false;
             failures = 0;
             if (everConnected) metrics.reconnected();
             everConnected = true;
@@ -379,6 +391,12 @@ final class Cluster {
             NodeConnection stale;
             synchronized (this) {
                 if (fresh.equals(address)) return;
+                NodeConnection current = connection;
+                if (current != null && current.isOpen() && !inDoubt) {
+                    LOG.debug("partition {}: the ring names {}, but {} answers for it; staying", partition,
+                            NodeConnection.describe(fresh), NodeConnection.describe(address));
+                    return;
+                }
                 LOG.info("partition {} moved from {} to {}", partition, NodeConnection.describe(address), NodeConnection.describe(fresh));
                 address = fresh;
                 stale = connection;

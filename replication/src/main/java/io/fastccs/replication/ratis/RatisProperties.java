@@ -50,6 +50,12 @@ final class RatisProperties {
         // entry of its own term committed (so every member learns the commit index from it).
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         // raft.server.log.unsafe-flush.enabled stays false: an entry counts only once the log is on disk.
+        // Off: with it on (the default), a follower that receives an append starting where one still in progress
+        // starts answers it once that one is written, with the match index of its own, longer last entry, though its
+        // extra entries were never appended (ServerImplUtils.NavigableIndices.alreadyExists compares start indices
+        // only). The leader then counts entries the follower lacks toward commits, and never sends them again: it
+        // never goes below its recorded match index (docs/design.md, "A follower that acknowledged what it lacks").
+        RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
         return p;
     }
 

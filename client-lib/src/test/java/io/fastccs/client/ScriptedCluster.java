@@ -159,14 +159,12 @@ final class ScriptedCluster implements AutoCloseable {
      */
     void lead(int partition, int leader) {
         for (Node n : nodes) n.leads.remove(partition);
-        Node node = nodes.get(leader);
-        node.leads.add(partition);
-        RingMember old = members.get(partition);
-        members.set(partition, new RingMember(partition, old.host(), node.port, old.token(), true, old.replicas()));
+        nodes.get(leader).leads.add(partition);
+        misname(partition, leader);
     }
 
     /**
-     * The ring names node {@code named} for {@code partition} while its leader stays: what a node answers that
+     * The ring names node {@code named} for {@code partition}, whoever leads it: alone, what a node answers that
      * learns leaders through gossip and still counts a dead leader's claim.
      */
     void misname(int partition, int named) {

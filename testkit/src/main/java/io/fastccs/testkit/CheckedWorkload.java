@@ -431,31 +431,10 @@ public final class CheckedWorkload {
     }
 
     /**
-     * A causal context that has seen every write known to have committed: the entrywise maximum of their commit clocks.
-     * The final reads start from it, so they cannot be answered from a snapshot older than any committed write; a
-     * fresh context could be, legitimately under TCC, while a partition has not yet stabilized after the faults
-     * (seen when a group had no leader for a minute after the last fault: the final read then showed older values at
-     * the other partitions). A write lost from storage still shows, since its partition answers at or after its clock,
-     * and a partition that never stabilizes past it fails the final read instead of passing it.
-     */
-    private CausalToken pastEveryCommittedWrite(FastCcsClient client) {
-        CausalToken fresh = client.session().exportToken();
-        long[] past = new long[fresh.partitions()];
-        for (List<Recorded> log2 : logs.values())
-            synchronized (log2) {
-                for (Recorded r : log2) {
-                    long[] clock = r.commitClock;
-                    if (!r.write || r.outcome != Outcome.COMMITTED || clock == null) continue;
-                    for (int p = 0; p < Math.min(past.length, clock.length); p++) past[p] = Math.max(past[p], clock[p]);
-                }
-            }
-        return CausalToken.of(past, fresh.ringFingerprint());
-    }
-
-    /**
      * After {@link #stop()} and once the cluster is whole again: waits for the unknown outcomes, reads every written key
-     * from a fresh session (the final session), checks the history with the TCC checker and checks that the newest
-     * committed write of every key, by the arbitration order of commit clocks, is what the final read returned.
+     * from a session that has seen every committed write (the final session), checks the history with the TCC checker
+     * and checks that the newest committed write of every key, by the arbitration order of commit clocks, is what the
+     * final read returned.
      */
     public Result finish(FastCcsClient client, Duration settle, Path historyFile, Consumer<String> log)
             throws InterruptedException, IOException {
@@ -468,15 +447,25 @@ public final class CheckedWorkload {
 
         FinalStateVerifier<VectorClock> verifier = new FinalStateVerifier<>(FINAL_SESSION,
                 VectorClock::compareArbitration);
+        CausalToken fresh = client.session().exportToken();
+        // The final session's causal past: every write known to have committed (the entrywise maximum of their commit
+        // clocks). A fresh session may legitimately be answered from a snapshot older than some of them while a
+        // partition has not stabilized after the faults (seen when a group had no lasting leader for a minute after the
+        // last fault). A write lost from storage still shows, since its partition answers at or after its clock, and a
+        // partition that never stabilizes past it fails the final read instead of passing it.
+        long[] pastEveryCommittedWrite = new long[fresh.partitions()];
         for (List<Recorded> log2 : new TreeMap<>(logs).values())
             synchronized (log2) {
-                for (Recorded r : log2)
+                for (Recorded r : log2) {
+                    VectorClock commitClock = r.commitClock == null ? null : VectorClock.of(r.commitClock);
                     verifier.add(r.txnId, r.session, r.write, r.outcome == null ? null : r.outcome == Outcome.COMMITTED,
-                            r.ops, r.commitClock == null ? null : VectorClock.of(r.commitClock), r.acknowledged,
+                            r.ops, commitClock, r.acknowledged,
                             r.write ? r.transactionId + " (history txn " + r.txnId + ")" : "read " + r.txnId);
+                    if (r.write && r.outcome == Outcome.COMMITTED && commitClock != null) commitClock.maxInto(pastEveryCommittedWrite);
+                }
             }
         List<Long> all = verifier.keysWritten();
-        CausalSession finalSession = client.session(pastEveryCommittedWrite(client));
+        CausalSession finalSession = client.session(CausalToken.of(pastEveryCommittedWrite, fresh.ringFingerprint()));
         Map<Long, Long> finalValues = new HashMap<>();
         for (int from = 0; from < all.size(); from += FINAL_READ_BATCH) {
             List<Long> batch = all.subList(from, Math.min(all.size(), from + FINAL_READ_BATCH));

@@ -27,5 +27,10 @@ public enum Bug {
      * Reads show the whole settled prefix although the host tracks its durable part and sends read answers without
      * waiting for writes: an answer can show what a crash or a failover then loses.
      */
-    READ_BEYOND_DURABLE
+    READ_BEYOND_DURABLE,
+    /**
+     * Reads show only the durable part of the settled prefix even when the client has already seen more of this
+     * partition (its own write's reply, or a version read elsewhere): the read then misses what the client saw.
+     */
+    READ_BELOW_CLIENT_CLOCK
 }

@@ -258,6 +258,18 @@ public final class Partition {
         return config.has(Bug.READ_BEYOND_DURABLE) ? svc[self] : Math.min(svc[self], durableSettled);
     }
 
+    /**
+     * How far a read of this client shows our own entry: the durable part of the settled prefix when it covers what the
+     * client has already seen of this partition, else the whole prefix, and the host holds that answer until it is
+     * durable. Capping below the client's own entry would hide its own writes, or what it saw elsewhere, from it: the
+     * news that a prefix is durable reaches the partition a moment after the replies that rest on it have left.
+     */
+    private long readableFor(VectorClock clientClock) {
+        long readable = readableSettled();
+        if (clientClock.get(self) <= readable || config.has(Bug.READ_BELOW_CLIENT_CLOCK)) return readable;
+        return svc[self];
+    }
+
     /** The highest sequence number assigned so far. */
     public long lastSequence() {
         return lastSequence;
@@ -315,7 +327,7 @@ public final class Partition {
                 || config.has(Bug.PIN_BEYOND_RETENTION));
         long[] base = pinned ? arrival.svc() : svc;
         long[] view = clientView(r.clock(), base);
-        view[self] = Math.min(view[self], readableSettled());
+        view[self] = Math.min(view[self], readableFor(r.clock()));
         reply.reply(readAt(r.requestId(), r.keys(), view, view, pinned ? arrival.time() : time.nowMicros()));
     }
 
@@ -344,10 +356,11 @@ public final class Partition {
         }
         metrics.secondRoundReads++;
         long[] view = clientView(r.clock(), svc);
-        view[self] = Math.min(view[self], readableSettled());
+        view[self] = Math.min(view[self], readableFor(r.clock()));
         long[] at = r.clock().toArray();
-        // Capped at what settled, not at its durable part: the client's clock comes from answers that rested on
-        // durable writes, so a clock beyond the durable part is new here only in a race the host settles by waiting.
+        // Capped at what settled, not at its durable part: the client may have seen more of us than the durable part
+        // this partition has heard of (the news comes after the replies resting on it), and the host then holds the
+        // answer until what it shows is durable.
         at[self] = Math.min(at[self], svc[self]);
         reply.reply(readAt(r.requestId(), r.keys(), at, view, time.nowMicros()));
     }

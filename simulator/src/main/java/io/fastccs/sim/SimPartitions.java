@@ -100,7 +100,9 @@ final class SimPartitions {
 
     /**
      * As the node's host does after every step: when the settled prefix advanced, the partition may show it to reads
-     * once the writes made so far have committed (docs/design.md, "What a read answer rests on").
+     * once the writes made so far have committed (docs/design.md, "What a read answer rests on"). The news reaches the
+     * partition a while after the commit, as in the node, where it queues behind other work on the protocol thread
+     * while the replies resting on the same writes may already have left.
      */
     private void noteSettled(int p, ReplicaGroup.Term term) {
         Partition partition = partitions[p];
@@ -108,9 +110,10 @@ final class SimPartitions {
         long settled = partition.settledPrefix();
         if (settled == settledSeen[p]) return;
         settledSeen[p] = settled;
-        term.afterCommit(() -> {
+        long newsDelay = groupRandom.nextLong((long) (4 * cfg.meanDelayMicros()) + 1);
+        term.afterCommit(() -> events.schedule(newsDelay, () -> {
             if (partitions[p] == partition) partition.onSettledDurable(settled);
-        });
+        }));
     }
 
     /**

@@ -68,6 +68,24 @@ class ReplicaGroupsTest {
         assertThat(false).as("broken variant READ_BEYOND_DURABLE was not caught within 40 seeds").isTrue();
     }
 
+    @Test
+    void readsCappedBelowWhatTheClientSawOfThePartitionAreCaught() {
+        // No crash needed: a client that got its write's reply reads before the durability news arrived.
+        for (int i = 0; i < 40; i++) {
+            long seed = 7000 + i;
+            SimConfig config = BurnConfigs.forSeed(seed);
+            SimConfig broken = config.toBuilder().partition(BrokenVariants.partitionConfig(config.partition(), Bug.READ_BELOW_CLIENT_CLOCK)).build();
+            SimResult result = new Simulation(broken, seed).replicate().run();
+            if (!result.problems().isEmpty()) {
+                System.out.printf("broken variant READ_BELOW_CLIENT_CLOCK caught at seed %d (%d seeds): %s "
+                        + "(the correct run: bin/fastccs sim --burn-seed %d --replicated)%n",
+                        seed, i + 1, result.problems().get(0), seed);
+                return;
+            }
+        }
+        assertThat(false).as("broken variant READ_BELOW_CLIENT_CLOCK was not caught within 40 seeds").isTrue();
+    }
+
     /** Crash-heavy seeds from {@code firstSeed}: each clean with honest hosts, and the broken hosts caught within 40. */
     private static void assertCaught(String variant, long firstSeed,
                                      java.util.function.Function<SplittableRandom, ReplicaGroup.Settings> broken) {

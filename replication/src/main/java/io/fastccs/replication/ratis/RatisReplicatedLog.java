@@ -7,6 +7,7 @@ import io.fastccs.replication.ReplicationException;
 import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -33,8 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * A group's log on this node, submitting to the local Ratis server directly (no network hop to itself): appends as
  * write requests, read barriers as linearizable reads answered by an empty query. Ratis's submit blocks its caller
  * until one of its client threads has taken the request in (RaftServerImpl.executeSubmitClientRequestAsync joins), so
- * requests are handed over on a thread of this log's own: the caller, a partition's protocol thread, never waits on
- * Ratis. One thread, so appends reach the log in the order they were made.
+ * appends are handed over on a thread of this log's own: the caller, a partition's protocol thread, never waits on
+ * Ratis. One thread, so appends reach the log in the order they were made. Read barriers go to the group's division
+ * on the caller's thread, which does not block (see {@link #readAtDivision()}).
  */
 final class RatisReplicatedLog implements ReplicatedLog {
     private final RaftServer server;
@@ -83,11 +85,36 @@ final class RatisReplicatedLog implements ReplicatedLog {
         if (!isLeaderReady())
             return CompletableFuture.failedFuture(new NotLeaderException("node " + server.getId() + " does not lead group "
                     + group.range(), leaderId().orElse(null)));
-        return submit(Message.EMPTY, RaftClientRequest.readRequestType()).thenApply(reply -> {
+        return readAtDivision().thenApply(reply -> {
             if (!isLeaderReady() || term() != term)
                 throw new CompletionException(new NotLeaderException("node " + server.getId() + " stopped leading group "
                         + group.range() + " during the read barrier", leaderId().orElse(null)));
             return null;
+        });
+    }
+
+    /**
+     * A lease-checked linearizable read handed to the group's division directly, on the caller's thread: unlike a write
+     * it does not block its caller (Ratis's server-level submit would, waiting for one of its client threads), and with
+     * a valid lease it completes before returning, with no thread hop at all. It need not queue behind appends: it asks
+     * only whether this member still leads under its lease, not what the log holds. On the 2-core machine each hop
+     * cost about a millisecond under load and every client reply waited for one or two checks.
+     */
+    private CompletableFuture<RaftClientReply> readAtDivision() {
+        RaftClientRequest request = newRequest(Message.EMPTY, RaftClientRequest.readRequestType());
+        CompletableFuture<RaftClientReply> reply;
+        try {
+            if (!(server.getDivision(groupId) instanceof RaftClientAsynchronousProtocol division))
+                return CompletableFuture.failedFuture(new ReplicationException("group " + group.range()
+                        + ": this Ratis version's division takes no requests", null));
+            reply = division.submitClientRequestAsync(request);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(translate(e));
+        }
+        return reply.handle((r, error) -> {
+            if (error != null) throw new CompletionException(translate(unwrap(error)));
+            if (!r.isSuccess()) throw new CompletionException(translate(r.getException()));
+            return r;
         });
     }
 

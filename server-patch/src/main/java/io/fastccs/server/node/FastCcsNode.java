@@ -14,6 +14,7 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.server.storage.DurablePartitionStore;
@@ -24,6 +25,7 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -98,8 +100,11 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     /** Recovers the partition from the store; call before the port opens. */
     public void recover() throws InterruptedException {
-        run(() -> partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
-                (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong));
+        run(() -> {
+            partition = Partition.start(ring.self(), settings.partition(), ring.topology(), store,
+                    (to, message) -> outbox.send(() -> peers.send(to, message)), clockMicros::getAsLong);
+            partition.trackDurableSettled(); // what recovery found is durable
+        });
         try {
             protocolThread.submit(() -> { }).get(); // recovery done before we accept anything
         } catch (ExecutionException e) {
@@ -173,7 +178,10 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {
         try {
-            ClientReply outgoing = response -> outbox.sendReply(() -> reply.reply(response));
+            ClientReply outgoing = response -> {
+                if (response instanceof ReadReply answer) outbox.sendReadReply(answer, () -> reply.reply(response));
+                else outbox.sendReply(() -> reply.reply(response));
+            };
             if (arrival != null) partition.onFirstRoundRead(outgoing, (FirstRoundRead) request, arrival);
             else partition.onClientRequest(outgoing, request);
         } catch (RuntimeException e) {
@@ -200,6 +208,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
                 if (failed) return;
                 try {
                     work.run();
+                    outbox.noteSettled();
                     store.endOfStep();
                 } catch (RuntimeException e) {
                     internalErrors.incrementAndGet();
@@ -237,21 +246,68 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
      * sent is durable. Runs on the protocol thread only.
      */
     private final class Outbox {
+        private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
         private final ArrayDeque<Object> queue = new ArrayDeque<>();
+        private long settledSeen = -1;
+        /** Completes once the writes the settled prefix rests on, as of its last advance, are durable. */
+        private CompletableFuture<Void> settledDurable = DONE;
+
+        /**
+         * When the settled prefix advanced, the writes made so far (the outcomes and versions it now covers among them)
+         * are what it rests on; once they are durable the partition may show it to every read. Called after every
+         * step and before anything is sent, so a reply resting on an advance never leaves before its mark is taken.
+         */
+        void noteSettled() {
+            if (partition == null) return;
+            long settled = partition.settledPrefix();
+            if (settled == settledSeen) return;
+            settledSeen = settled;
+            CompletableFuture<Void> mark = store.durableMark();
+            settledDurable = mark;
+            if (mark.isDone() && !mark.isCompletedExceptionally()) partition.onSettledDurable(settled);
+            else mark.thenRun(() -> run(() -> partition.onSettledDurable(settled))); // a failure stops the node elsewhere
+        }
+
+        /**
+         * A read's answer leaves once the lease check after it passed and what it shows of this partition is durable
+         * (docs/design.md, "What a read answer rests on"), not behind every write made before it: within the durable
+         * part of the settled prefix it waits for nothing else; beyond it (the client had seen more of this partition
+         * than the durability news said, so the partition answered at the whole prefix), for the writes that prefix
+         * rests on.
+         */
+        void sendReadReply(ReadReply answer, Runnable transmit) {
+            noteSettled(); // a read after a cache load runs outside run(); be sure the mark is current
+            int self = ring.self();
+            long shown = Math.max(answer.snapshot().get(self), answer.maxCommitClock().get(self));
+            CompletableFuture<Void> durable = shown <= partition.readableSettled() ? DONE : settledDurable;
+            CompletableFuture<Void> ready = lease == null ? durable : durable == DONE ? lease.afterNow()
+                    : CompletableFuture.allOf(durable, lease.afterNow());
+            if (ready.isDone() && !ready.isCompletedExceptionally()) {
+                transmit.run();
+                return;
+            }
+            ready.whenComplete((v, e) -> run(() -> {
+                if (e == null) transmit.run();
+                else failDurability(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            }));
+        }
 
         /** A client reply: with a group, it also waits until this member is confirmed leader after it was made. */
         void sendReply(Runnable transmit) {
             if (lease != null) {
                 send(null);
                 CompletableFuture<Void> confirmed = lease.afterNow();
-                queue.add(confirmed);
-                confirmed.whenComplete((v, e) -> run(this::drain));
+                if (!confirmed.isDone() || confirmed.isCompletedExceptionally()) {
+                    queue.add(confirmed);
+                    confirmed.whenComplete((v, e) -> run(this::drain));
+                }
             }
             send(transmit);
         }
 
         /** {@code transmit} null: only takes note of the writes made so far. */
         void send(Runnable transmit) {
+            noteSettled();
             if (store.takeDirty()) {
                 CompletableFuture<Void> durable = store.whenDurable();
                 if (!durable.isDone() || durable.isCompletedExceptionally()) {
@@ -299,6 +355,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         }
 
         @Override public CompletableFuture<Void> whenDurable() { return store.whenDurable(); }
+        @Override public CompletableFuture<Void> durableMark() { return store.durableMark(); }
         @Override public void endOfStep() { store.endOfStep(); }
         @Override public void close() { store.close(); }
         @Override public void savePrepared(TxnRecord record) { dirty = true; store.savePrepared(record); }

@@ -7,7 +7,8 @@ import java.util.function.Supplier;
 /**
  * Lease checks shared by the replies that wait for them: one check in flight at a time, and every reply made while it
  * runs waits for the next one, which starts when it ends. A check proves leadership from when it started, so it covers
- * only replies made before that. Protocol thread only.
+ * only replies made before that. A check that completes as it is started (a valid lease, checked on this thread)
+ * releases its replies at once. Protocol thread only.
  */
 final class LeaseConfirmations {
     private final Supplier<CompletableFuture<Void>> check;
@@ -38,11 +39,17 @@ final class LeaseConfirmations {
         } catch (RuntimeException e) {
             started = CompletableFuture.failedFuture(e);
         }
-        started.whenComplete((v, e) -> protocolThread.execute(() -> {
-            if (e == null) waiters.complete(null);
-            else waiters.completeExceptionally(e);
-            inFlight = false;
-            if (next != null) startNext();
-        }));
+        if (started.isDone()) { // checked on this thread already (a valid lease): no hop
+            finish(waiters, started.handle((v, e) -> e).join());
+            return;
+        }
+        started.whenComplete((v, e) -> protocolThread.execute(() -> finish(waiters, e)));
+    }
+
+    private void finish(CompletableFuture<Void> waiters, Throwable failure) {
+        inFlight = false;
+        if (failure == null) waiters.complete(null);
+        else waiters.completeExceptionally(failure);
+        if (next != null && !inFlight) startNext();
     }
 }

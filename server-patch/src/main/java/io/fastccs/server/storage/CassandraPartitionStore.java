@@ -580,6 +580,11 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     @Override
+    public CompletableFuture<Void> durableMark() {
+        return pending.whenApplied();
+    }
+
+    @Override
     public void endOfStep() {
         appendBatch();
     }

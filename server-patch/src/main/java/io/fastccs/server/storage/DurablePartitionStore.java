@@ -23,6 +23,14 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     CompletableFuture<Void> whenDurable();
 
     /**
+     * As {@link #whenDurable()}, but without hurrying the writes: a replicated store appends them at the end of the
+     * step as usual. For a host taking note of a moment it may have to wait for later.
+     */
+    default CompletableFuture<Void> durableMark() {
+        return whenDurable();
+    }
+
+    /**
      * The host's protocol step (one handler or tick) ended. A replicated store puts the step's writes into its
      * group's log as one entry here, unless a message already asked for them ({@link #whenDurable()}).
      */

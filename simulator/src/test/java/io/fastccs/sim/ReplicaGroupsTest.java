@@ -53,37 +53,30 @@ class ReplicaGroupsTest {
 
     @Test
     void readsShowingTheSettledPrefixBeyondItsDurablePartAreCaught() {
-        for (int i = 0; i < 40; i++) {
-            long seed = 6000 + i;
-            SimConfig config = crashHeavy(seed);
-            SimConfig broken = config.toBuilder().partition(BrokenVariants.partitionConfig(config.partition(), Bug.READ_BEYOND_DURABLE)).build();
-            SimResult result = new Simulation(broken, seed).replicate().run();
-            if (!result.problems().isEmpty()) {
-                System.out.printf("broken variant READ_BEYOND_DURABLE caught at seed %d (%d seeds): %s "
-                        + "(the correct run: bin/fastccs sim --burn-seed %d --crashes-per-second 5 --replicated)%n",
-                        seed, i + 1, result.problems().get(0), seed);
-                return;
-            }
-        }
-        assertThat(false).as("broken variant READ_BEYOND_DURABLE was not caught within 40 seeds").isTrue();
+        assertPartitionBugCaught(Bug.READ_BEYOND_DURABLE, 6000, true);
     }
 
     @Test
     void readsCappedBelowWhatTheClientSawOfThePartitionAreCaught() {
         // No crash needed: a client that got its write's reply reads before the durability news arrived.
+        assertPartitionBugCaught(Bug.READ_BELOW_CLIENT_CLOCK, 7000, false);
+    }
+
+    /** A broken partition on replica groups, caught within 40 seeds from {@code firstSeed}. */
+    private static void assertPartitionBugCaught(Bug bug, long firstSeed, boolean crashHeavy) {
         for (int i = 0; i < 40; i++) {
-            long seed = 7000 + i;
-            SimConfig config = BurnConfigs.forSeed(seed);
-            SimConfig broken = config.toBuilder().partition(BrokenVariants.partitionConfig(config.partition(), Bug.READ_BELOW_CLIENT_CLOCK)).build();
+            long seed = firstSeed + i;
+            SimConfig config = crashHeavy ? crashHeavy(seed) : BurnConfigs.forSeed(seed);
+            SimConfig broken = config.toBuilder().partition(BrokenVariants.partitionConfig(config.partition(), bug)).build();
             SimResult result = new Simulation(broken, seed).replicate().run();
             if (!result.problems().isEmpty()) {
-                System.out.printf("broken variant READ_BELOW_CLIENT_CLOCK caught at seed %d (%d seeds): %s "
-                        + "(the correct run: bin/fastccs sim --burn-seed %d --replicated)%n",
-                        seed, i + 1, result.problems().get(0), seed);
+                System.out.printf("broken variant %s caught at seed %d (%d seeds): %s (the correct run: bin/fastccs sim "
+                        + "--burn-seed %d%s --replicated)%n", bug, seed, i + 1, result.problems().get(0), seed,
+                        crashHeavy ? " --crashes-per-second 5" : "");
                 return;
             }
         }
-        assertThat(false).as("broken variant READ_BELOW_CLIENT_CLOCK was not caught within 40 seeds").isTrue();
+        assertThat(false).as("broken variant %s was not caught within 40 seeds", bug).isTrue();
     }
 
     /** Crash-heavy seeds from {@code firstSeed}: each clean with honest hosts, and the broken hosts caught within 40. */

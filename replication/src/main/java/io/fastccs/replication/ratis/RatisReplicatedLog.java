@@ -4,7 +4,6 @@ import io.fastccs.replication.GroupSpec;
 import io.fastccs.replication.NotLeaderException;
 import io.fastccs.replication.ReplicatedLog;
 import io.fastccs.replication.ReplicationException;
-import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
@@ -73,8 +72,7 @@ final class RatisReplicatedLog implements ReplicatedLog {
 
     @Override
     public CompletableFuture<Long> append(byte[] batch) {
-        return submit(Message.valueOf(ByteString.copyFrom(batch)), RaftClientRequest.writeRequestType())
-                .thenApply(RaftClientReply::getLogIndex);
+        return submitWrite(Message.valueOf(ByteString.copyFrom(batch))).thenApply(RaftClientReply::getLogIndex);
     }
 
     @Override
@@ -111,11 +109,7 @@ final class RatisReplicatedLog implements ReplicatedLog {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(translate(e));
         }
-        return reply.handle((r, error) -> {
-            if (error != null) throw new CompletionException(translate(unwrap(error)));
-            if (!r.isSuccess()) throw new CompletionException(translate(r.getException()));
-            return r;
-        });
+        return succeeded(reply);
     }
 
     /** A request of this log's client with a call id of its own. */
@@ -130,8 +124,8 @@ final class RatisReplicatedLog implements ReplicatedLog {
                 .build();
     }
 
-    private CompletableFuture<RaftClientReply> submit(Message message, RaftClientRequest.Type type) {
-        RaftClientRequest request = newRequest(message, type);
+    private CompletableFuture<RaftClientReply> submitWrite(Message message) {
+        RaftClientRequest request = newRequest(message, RaftClientRequest.writeRequestType());
         CompletableFuture<RaftClientReply> submitted;
         try {
             submitted = CompletableFuture.supplyAsync(() -> submitRetryingWhileSteppingDown(request), submitter)
@@ -139,15 +133,20 @@ final class RatisReplicatedLog implements ReplicatedLog {
         } catch (RejectedExecutionException e) {
             return CompletableFuture.failedFuture(new ReplicationException("group " + group.range() + ": the log is closed", e));
         }
-        return submitted.handle((reply, error) -> {
+        return succeeded(submitted);
+    }
+
+    /** The reply, or our exception for Ratis's failure or refusal. */
+    private CompletableFuture<RaftClientReply> succeeded(CompletableFuture<RaftClientReply> reply) {
+        return reply.handle((r, error) -> {
             if (error != null) throw new CompletionException(translate(unwrap(error)));
-            if (!reply.isSuccess()) throw new CompletionException(translate(reply.getException()));
-            return reply;
+            if (!r.isSuccess()) throw new CompletionException(translate(r.getException()));
+            return r;
         });
     }
 
     /**
-     * Hands a request to Ratis; a write refused because a leadership transfer is under way is handed over again until
+     * Hands a write to Ratis; one refused because a leadership transfer is under way is handed over again until
      * the transfer ends (one way or the other), for at most the longest election timeout. Ratis refuses it before
      * appending anything, so the entry is not in the log twice, and this thread waits meanwhile, so the appends after
      * it keep their order. Before, each refusal failed the partition's store, and a transfer that timed out (the
@@ -165,8 +164,7 @@ final class RatisReplicatedLog implements ReplicatedLog {
             }
             // The refusal comes back at once; anything else is the request taken in (or failed otherwise).
             RaftClientReply now = reply.isDone() && !reply.isCompletedExceptionally() ? reply.join() : null;
-            if (now == null || !(now.getException() instanceof LeaderSteppingDownException)
-                    || !attempt.is(RaftClientRequestProto.TypeCase.WRITE) || System.nanoTime() - deadline > 0)
+            if (now == null || !(now.getException() instanceof LeaderSteppingDownException) || System.nanoTime() - deadline > 0)
                 return reply;
             try {
                 Thread.sleep(STEPPING_DOWN_RETRY_MILLIS);

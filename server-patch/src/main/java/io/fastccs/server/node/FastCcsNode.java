@@ -254,8 +254,9 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
         /**
          * When the settled prefix advanced, the writes made so far (the outcomes and versions it now covers among them)
-         * are what it rests on; once they are durable the partition may show it to every read. Called after every
-         * step and before anything is sent, so a reply resting on an advance never leaves before its mark is taken.
+         * are what it rests on; once they are durable the partition may show it to every read. Called at the end of every
+         * step (the prefix moves only in steps, so the mark is current between them) and, to take it before the step's
+         * later writes, before anything is sent.
          */
         void noteSettled() {
             if (partition == null) return;
@@ -276,7 +277,6 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
          * rests on.
          */
         void sendReadReply(ReadReply answer, Runnable transmit) {
-            noteSettled(); // a read after a cache load runs outside run(); be sure the mark is current
             int self = ring.self();
             long shown = Math.max(answer.snapshot().get(self), answer.maxCommitClock().get(self));
             CompletableFuture<Void> durable = shown <= partition.readableSettled() ? DONE : settledDurable;
@@ -296,11 +296,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         void sendReply(Runnable transmit) {
             if (lease != null) {
                 send(null);
-                CompletableFuture<Void> confirmed = lease.afterNow();
-                if (!confirmed.isDone() || confirmed.isCompletedExceptionally()) {
-                    queue.add(confirmed);
-                    confirmed.whenComplete((v, e) -> run(this::drain));
-                }
+                waitInOrder(lease.afterNow());
             }
             send(transmit);
         }
@@ -308,16 +304,17 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         /** {@code transmit} null: only takes note of the writes made so far. */
         void send(Runnable transmit) {
             noteSettled();
-            if (store.takeDirty()) {
-                CompletableFuture<Void> durable = store.whenDurable();
-                if (!durable.isDone() || durable.isCompletedExceptionally()) {
-                    queue.add(durable);
-                    durable.whenComplete((v, e) -> run(this::drain));
-                }
-            }
+            if (store.takeDirty()) waitInOrder(store.whenDurable());
             if (transmit == null) return;
             if (queue.isEmpty()) transmit.run();
             else queue.add(transmit);
+        }
+
+        /** What is sent from now on leaves after {@code f} completes (at once if it has; a failure stops the node). */
+        private void waitInOrder(CompletableFuture<Void> f) {
+            if (f.isDone() && !f.isCompletedExceptionally()) return;
+            queue.add(f);
+            f.whenComplete((v, e) -> run(this::drain));
         }
 
         void drain() {

@@ -4,6 +4,7 @@ import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.NodeStatus;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.stress.StressCommand;
 import io.fastccs.tools.stress.StressOptions;
 import io.fastccs.tools.stress.StressOptions.Consistency;
 import io.fastccs.tools.stress.StressOptions.Mode;
@@ -36,25 +37,37 @@ import java.util.function.ToDoubleFunction;
 /**
  * {@code bin/fastccs experiment replication}: what replicated partitions cost. Two local 3-node clusters run side by
  * side, one with replication factor 1 and one with 3 (each partition a Raft group of three nodes). Per workload and
- * repetition four arms run one after the other: FastCCS on each cluster, and plain Cassandra on the RF=3 cluster with
- * its keyspace at factor 3 (the same durability) at consistency ONE and QUORUM. The order of the arms is reversed on
- * even repetitions so that drift does not favour one.
+ * repetition five arms run one after the other: FastCCS on each cluster; plain Cassandra on the RF=3 cluster with its
+ * keyspace at factor 3 (the same durability) at consistency ONE and QUORUM; and plain Cassandra at factor 1 on the RF=1
+ * cluster, so that what replication costs Cassandra itself on the same machine stands beside what it costs FastCCS.
+ * The order of the arms is reversed on even repetitions so that drift does not favour one.
+ *
+ * <p>Before anything is measured every arm runs the mixed workload once, unrecorded ({@code --prime}): a fresh node
+ * compiles its hot paths for minutes on a small machine, and the RF=3 nodes have more of them (Ratis, gRPC), so without
+ * it the first arms measured the compiler (an RF=3 cluster's mixed throughput was seen to triple over its first five
+ * minutes of load).
  */
 @Command(name = "experiment replication", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"What replication costs: FastCCS at replication factor 3 against factor 1, and against plain "
                 + "Cassandra at factor 3 with consistency ONE and QUORUM, on two local 3-node clusters started "
                 + "side by side: RF=1 on 127.0.S.k in <repo>/.cluster-rf1, RF=3 on 127.0.S+1.k in "
                 + "<repo>/.cluster-rf3 (clusters already running there are used as they are). Workloads: mixed "
-                + "(Table 4.1, as 'latency' runs it) and write (write-only transactions, as 'write-batch' runs "
+                + "(Table 4.1, as 'latency' runs it), mixed-paced (the same in an open loop at half the slowest "
+                + "arm's mixed throughput, for latencies at equal load) and write (write-only transactions, as 'write-batch' runs "
                 + "it). Arms per workload and repetition, reversed on even repetitions: fastccs-rf1, fastccs-rf3, "
-                + "eventual-one-rf3, eventual-quorum-rf3. Writes results/replication.csv and prints the ratios; "
-                + "bin/fastccs plot draws it."})
+                + "eventual-one-rf1 (plain Cassandra at factor 1: what replication costs Cassandra itself), "
+                + "eventual-one-rf3, eventual-quorum-rf3. Every arm first runs the mixed workload unmeasured for "
+                + "--prime seconds, so that no arm is measured while its nodes still compile their hot paths. "
+                + "Writes results/replication.csv and prints the ratios; bin/fastccs plot draws it."})
 public final class ReplicationExperiment implements Callable<Integer> {
     static final String NAME = "replication";
     static final int NODES = 3;
 
     @Option(names = "--subnet", description = "loopback subnet of the RF=1 cluster; the RF=3 cluster takes the next one (default: ${DEFAULT-VALUE})")
     int subnet = 56;
+    @Option(names = "--prime", paramLabel = "SECONDS", description = "unmeasured mixed load per arm before the first "
+            + "measured run, so that the nodes' JIT has compiled every arm's paths (default: ${DEFAULT-VALUE}; 0: none)")
+    int primeSeconds = 60;
     @Option(names = "--keep", description = "leave the clusters this command started running")
     boolean keep;
     @Mixin
@@ -63,10 +76,20 @@ public final class ReplicationExperiment implements Callable<Integer> {
     Path out = Path.of("results");
 
     /** A workload: its name in the CSV's value column and the stress command that runs it with Table 4.1 otherwise. */
-    record Workload(String name, String command) {
+    record Workload(String name, String command, boolean paced) {
     }
 
-    static final List<Workload> WORKLOADS = List.of(new Workload("mixed", "mixed"), new Workload("write", "write"));
+    static final Workload MIXED = new Workload("mixed", "mixed", false);
+    /**
+     * The mixed workload in an open loop at the same offered load for every arm: half the mean throughput of the
+     * slowest arm in the closed-loop mixed runs, so that no arm runs saturated. In a closed loop a p99 mostly says how
+     * saturated the cores are, so the read-p99 comparison is made here, at equal load.
+     */
+    static final Workload MIXED_PACED = new Workload("mixed-paced", "mixed", true);
+    static final Workload WRITE = new Workload("write", "write", false);
+    static final List<Workload> WORKLOADS = List.of(MIXED, MIXED_PACED, WRITE);
+    /** The offered load of {@link #MIXED_PACED}, set from the mixed runs; 0 until then. */
+    double pacedRate;
 
     /**
      * One side of the comparison: a mode on the cluster of {@code clusterFactor}; for plain Cassandra a consistency
@@ -77,9 +100,10 @@ public final class ReplicationExperiment implements Callable<Integer> {
 
     static final Arm FASTCCS_RF1 = new Arm("fastccs-rf1", Mode.FASTCCS, 1, Consistency.ONE, 1);
     static final Arm FASTCCS_RF3 = new Arm("fastccs-rf3", Mode.FASTCCS, 3, Consistency.ONE, 1);
+    static final Arm EVENTUAL_ONE_RF1 = new Arm("eventual-one-rf1", Mode.EVENTUAL, 1, Consistency.ONE, 1);
     static final Arm EVENTUAL_ONE_RF3 = new Arm("eventual-one-rf3", Mode.EVENTUAL, 3, Consistency.ONE, 3);
     static final Arm EVENTUAL_QUORUM_RF3 = new Arm("eventual-quorum-rf3", Mode.EVENTUAL, 3, Consistency.QUORUM, 3);
-    static final List<Arm> ARMS = List.of(FASTCCS_RF1, FASTCCS_RF3, EVENTUAL_ONE_RF3, EVENTUAL_QUORUM_RF3);
+    static final List<Arm> ARMS = List.of(FASTCCS_RF1, FASTCCS_RF3, EVENTUAL_ONE_RF1, EVENTUAL_ONE_RF3, EVENTUAL_QUORUM_RF3);
 
     /** A local cluster of one replication factor, and whether this command started it (and so stops it). */
     private static final class Target {
@@ -216,11 +240,22 @@ public final class ReplicationExperiment implements Callable<Integer> {
         System.out.printf("%n=== %s: workloads %s, arms %s, %d s + %d s warm-up per run, %d threads, %d repetition%s%n", NAME,
                 WORKLOADS.stream().map(Workload::name).toList(), ARMS.stream().map(Arm::name).toList(), run.seconds, run.warmup, run.threads,
                 run.reps, run.reps == 1 ? "" : "s");
+        prime(rf1, rf3);
         List<Row> rows = new ArrayList<>();
         int runsTotal = WORKLOADS.size() * run.reps * ARMS.size(), runsDone = 0;
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {
             csv.println(ExperimentCommand.CSV_HEADER);
             for (Workload w : WORKLOADS) {
+                if (w.paced()) {
+                    pacedRate = pacedRate(rows);
+                    if (!(pacedRate > 0)) {
+                        System.out.println("no mixed run succeeded in every arm: " + w.name() + " left out");
+                        runsDone += run.reps * ARMS.size();
+                        continue;
+                    }
+                    System.out.printf(Locale.ROOT, "%s: every arm at %.0f transactions/s, open loop (half the slowest arm's mixed throughput)%n",
+                            w.name(), pacedRate);
+                }
                 for (int rep = 1; rep <= run.reps; rep++) {
                     for (Arm arm : order(rep)) {
                         Target on = arm.clusterFactor() == 3 ? rf3 : rf1;
@@ -248,10 +283,48 @@ public final class ReplicationExperiment implements Callable<Integer> {
         System.out.printf("wrote %s in %.0f s%n", csvFile, Duration.between(began, Instant.now()).toMillis() / 1e3);
     }
 
+    /** Every arm's mixed workload once, unmeasured and unrecorded; a line per arm says how fast it ran. */
+    private void prime(Target rf1, Target rf3) {
+        if (primeSeconds <= 0) return;
+        System.out.printf("%n=== priming: %d s of mixed load per arm, not measured (the nodes' JIT compiles meanwhile)%n", primeSeconds);
+        for (Arm arm : ARMS) {
+            Target on = arm.clusterFactor() == 3 ? rf3 : rf1;
+            StressOptions o = StressOptions.parse(primingArguments(arm, on.cluster.ports(), on.hosts));
+            o.quiet = true;
+            System.out.printf("  priming %s for %d s ...%n", arm.name(), primeSeconds);
+            try {
+                StressResult r = StressCommand.run(o, System.out);
+                System.out.printf(Locale.ROOT, "  primed %-20s %,10.0f op/s%n", arm.name(), r.opRate());
+            } catch (Exception failure) {
+                System.out.println("  priming " + arm.name() + " failed (the measured runs follow anyway): " + failure);
+            }
+        }
+    }
+
+    /** An arm's mixed workload for {@code --prime} seconds, without a warm-up of its own. */
+    String[] primingArguments(Arm arm, Ports ports, List<String> hosts) {
+        List<String> args = new ArrayList<>(List.of(arguments(MIXED, arm, ports, hosts)));
+        args.set(1, "duration=" + primeSeconds + "s");
+        args.set(args.indexOf("-warmup") + 1, "duration=0s");
+        return args.toArray(String[]::new);
+    }
+
+    /** Half the mean mixed throughput of the slowest arm; 0 if some arm has no mixed run. */
+    static double pacedRate(List<Row> rows) {
+        double slowest = Double.POSITIVE_INFINITY;
+        for (Arm arm : ARMS) slowest = Math.min(slowest, mean(rows, MIXED, arm, r -> r.result().opRate()));
+        return Double.isFinite(slowest) ? Math.floor(slowest / 2) : 0;
+    }
+
     String[] arguments(Workload w, Arm arm, Ports ports, List<String> hosts) {
         List<String> args = new ArrayList<>(List.of(w.command(), "duration=" + run.seconds + "s"));
         if (arm.mode() != Mode.FASTCCS) args.add("cl=" + arm.consistency());
-        args.addAll(List.of("-rate", "threads=" + run.threads, "-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + run.warmup + "s",
+        args.addAll(List.of("-rate", "threads=" + run.threads));
+        if (w.paced()) {
+            if (!(pacedRate > 0)) throw new IllegalStateException("the paced rate is set from the mixed runs first");
+            args.add(String.format(Locale.ROOT, "fixed=%.0f/s", pacedRate));
+        }
+        args.addAll(List.of("-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + run.warmup + "s",
                 "-mode", arm.mode().name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs(),
                 "-node", String.join(",", hosts)));
         if (arm.mode() != Mode.FASTCCS) args.addAll(List.of("-schema", "replication(factor=" + arm.keyspaceFactor() + ")"));
@@ -264,15 +337,16 @@ public final class ReplicationExperiment implements Callable<Integer> {
 
     /**
      * Per workload, each arm's means over repetitions; then the ratios the comparison is about: FastCCS at RF=3 over
-     * RF=1 (throughput, and p99s as a factor of RF=1's), and over plain Cassandra at RF=3 (throughput).
+     * RF=1 (throughput, and p99s as a factor of RF=1's), and over plain Cassandra at RF=3 (throughput); beside them
+     * plain Cassandra's own RF=3 over RF=1 at ONE (throughput), what replication costs Cassandra on the same machine.
      */
     static void printRatios(List<Row> rows, PrintStream out) {
         out.printf("%n%s: mean over repetitions%n", NAME);
-        out.printf("%-9s %-20s %10s %10s %10s %10s %10s %15s%n", "workload", "arm", "op/s", "read p50", "read p99", "write p50",
+        out.printf("%-11s %-20s %10s %10s %10s %10s %10s %15s%n", "workload", "arm", "op/s", "read p50", "read p99", "write p50",
                 "write p99", "node CPU us/op");
         for (Workload w : WORKLOADS) {
             for (Arm arm : ARMS) {
-                out.printf(Locale.ROOT, "%-9s %-20s %10s %10s %10s %10s %10s %15s%n", w.name(), arm.name(),
+                out.printf(Locale.ROOT, "%-11s %-20s %10s %10s %10s %10s %10s %15s%n", w.name(), arm.name(),
                         number("%,.0f", mean(rows, w, arm, r -> r.result().opRate())),
                         number("%.2f", meanReads(rows, w, arm, r -> r.result().read().median())),
                         number("%.2f", meanReads(rows, w, arm, r -> r.result().read().p99())),
@@ -282,18 +356,20 @@ public final class ReplicationExperiment implements Callable<Integer> {
             }
         }
         out.println("(latencies in ms; node CPU counts both clusters' nodes)");
-        out.printf("%n%-9s %14s %18s %19s %22s %19s%n", "workload", "rf3/rf1 op/s", "rf3/rf1 read p99", "rf3/rf1 write p99",
-                "rf3/quorum-rf3 op/s", "rf3/one-rf3 op/s");
+        out.printf("%n%-11s %14s %18s %19s %22s %19s %24s%n", "workload", "rf3/rf1 op/s", "rf3/rf1 read p99", "rf3/rf1 write p99",
+                "rf3/quorum-rf3 op/s", "rf3/one-rf3 op/s", "plain one-rf3/rf1 op/s");
         for (Workload w : WORKLOADS) {
             double rf3 = mean(rows, w, FASTCCS_RF3, r -> r.result().opRate());
-            out.printf(Locale.ROOT, "%-9s %14s %18s %19s %22s %19s%n", w.name(),
+            out.printf(Locale.ROOT, "%-11s %14s %18s %19s %22s %19s %24s%n", w.name(),
                     number("%.2f", rf3 / mean(rows, w, FASTCCS_RF1, r -> r.result().opRate())),
                     number("%.2fx", meanReads(rows, w, FASTCCS_RF3, r -> r.result().read().p99())
                             / meanReads(rows, w, FASTCCS_RF1, r -> r.result().read().p99())),
                     number("%.2fx", meanWrites(rows, w, FASTCCS_RF3, r -> r.result().write().p99())
                             / meanWrites(rows, w, FASTCCS_RF1, r -> r.result().write().p99())),
                     number("%.2f", rf3 / mean(rows, w, EVENTUAL_QUORUM_RF3, r -> r.result().opRate())),
-                    number("%.2f", rf3 / mean(rows, w, EVENTUAL_ONE_RF3, r -> r.result().opRate())));
+                    number("%.2f", rf3 / mean(rows, w, EVENTUAL_ONE_RF3, r -> r.result().opRate())),
+                    number("%.2f", mean(rows, w, EVENTUAL_ONE_RF3, r -> r.result().opRate())
+                            / mean(rows, w, EVENTUAL_ONE_RF1, r -> r.result().opRate())));
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReplicationExperimentTest {
     private static final List<String> HOSTS = List.of("127.0.57.1", "127.0.57.2", "127.0.57.3");
@@ -19,6 +20,7 @@ class ReplicationExperimentTest {
     @Test
     void everyArmOfEveryWorkloadIsAValidStressRunWithItsConsistencyAndKeyspaceFactor() {
         ReplicationExperiment experiment = new ReplicationExperiment();
+        experiment.pacedRate = 321;
         for (ReplicationExperiment.Workload w : ReplicationExperiment.WORKLOADS) {
             for (ReplicationExperiment.Arm arm : ReplicationExperiment.ARMS) {
                 StressOptions o = StressOptions.parse(experiment.arguments(w, arm, Ports.forSubnet(57), HOSTS));
@@ -29,6 +31,7 @@ class ReplicationExperimentTest {
                 assertThat(o.nativePort).isEqualTo(Ports.forSubnet(57).cql());
                 assertThat(o.keysPerRead).isEqualTo(5);
                 assertThat(o.writeFraction).isEqualTo(w.name().equals("write") ? 1.0 : 0.05);
+                assertThat(o.fixedRate).isEqualTo(w.paced() ? 321.0 : 0.0);
             }
         }
         StressOptions quorum = StressOptions.parse(experiment.arguments(ReplicationExperiment.WORKLOADS.get(0),
@@ -36,7 +39,37 @@ class ReplicationExperimentTest {
         assertThat(quorum.consistency).isEqualTo(StressOptions.Consistency.QUORUM);
         assertThat(quorum.replicationFactor).isEqualTo(3);
         assertThat(ReplicationExperiment.ARMS).extracting(ReplicationExperiment.Arm::name)
-                .containsExactly("fastccs-rf1", "fastccs-rf3", "eventual-one-rf3", "eventual-quorum-rf3");
+                .containsExactly("fastccs-rf1", "fastccs-rf3", "eventual-one-rf1", "eventual-one-rf3", "eventual-quorum-rf3");
+    }
+
+    @Test
+    void primingRunsEveryArmsMixedWorkloadForThePrimeSecondsWithoutAWarmUp() {
+        ReplicationExperiment experiment = new ReplicationExperiment();
+        experiment.primeSeconds = 45;
+        for (ReplicationExperiment.Arm arm : ReplicationExperiment.ARMS) {
+            StressOptions o = StressOptions.parse(experiment.primingArguments(arm, Ports.forSubnet(57), HOSTS));
+            assertThat(o.mode).isEqualTo(arm.mode());
+            assertThat(o.consistency).isEqualTo(arm.consistency());
+            assertThat(o.writeFraction).isEqualTo(0.05);
+            assertThat(o.duration).isEqualTo(java.time.Duration.ofSeconds(45));
+            assertThat(o.warmup).isEqualTo(java.time.Duration.ZERO);
+        }
+    }
+
+    @Test
+    void thePacedRateIsHalfTheSlowestArmsMixedThroughputAndNeedsEveryArm() {
+        List<ReplicationExperiment.Row> rows = new ArrayList<>();
+        rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF1, 6000, 2, 4));
+        rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF3, 1000, 3, 10));
+        rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF3, 1400, 3, 10));
+        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF1, 3000, 1, 2));
+        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF3, 1500, 1, 2));
+        assertThat(ReplicationExperiment.pacedRate(rows)).isZero(); // no QUORUM run yet
+        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_QUORUM_RF3, 1301, 1, 2));
+        rows.add(row("write", ReplicationExperiment.EVENTUAL_QUORUM_RF3, 10, 1, 2)); // another workload: not counted
+        assertThat(ReplicationExperiment.pacedRate(rows)).isEqualTo(600.0); // RF=3's mean 1200, halved
+        assertThatThrownBy(() -> new ReplicationExperiment().arguments(ReplicationExperiment.MIXED_PACED,
+                ReplicationExperiment.FASTCCS_RF3, Ports.forSubnet(57), HOSTS)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
@@ -53,14 +86,15 @@ class ReplicationExperimentTest {
         List<ReplicationExperiment.Row> rows = new ArrayList<>();
         rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF1, 1000, 2, 4));
         rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF3, 500, 3, 10));
+        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF1, 4000, 1, 2));
         rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF3, 2000, 1, 2));
         rows.add(row("mixed", ReplicationExperiment.EVENTUAL_QUORUM_RF3, 250, 1, 2));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ReplicationExperiment.printRatios(rows, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String table = bytes.toString(StandardCharsets.UTF_8);
         String ratios = table.lines().filter(l -> l.startsWith("mixed ") && !l.contains("-rf")).findFirst().orElseThrow();
-        // op/s 500/1000, read p99 3/2, write p99 10/4, then 500/250 and 500/2000
-        assertThat(ratios.trim().split("\\s+")).containsExactly("mixed", "0.50", "1.50x", "2.50x", "2.00", "0.25");
+        // op/s 500/1000, read p99 3/2, write p99 10/4, then 500/250 and 500/2000, and plain Cassandra's 2000/4000
+        assertThat(ratios.trim().split("\\s+")).containsExactly("mixed", "0.50", "1.50x", "2.50x", "2.00", "0.25", "0.50");
         // the write workload has no runs here: every cell is "-", not NaN
         assertThat(table).doesNotContain("NaN");
     }

@@ -58,16 +58,12 @@ class ReplicationExperimentTest {
 
     @Test
     void thePacedRateIsHalfTheSlowestArmsMixedThroughputAndNeedsEveryArm() {
-        List<ReplicationExperiment.Row> rows = new ArrayList<>();
-        rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF1, 6000, 2, 4));
-        rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF3, 1000, 3, 10));
+        List<ReplicationExperiment.Row> rows = mixedRuns(6000, 1000, 3000, 1500, 1301);
         rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF3, 1400, 3, 10));
-        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF1, 3000, 1, 2));
-        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF3, 1500, 1, 2));
-        assertThat(ReplicationExperiment.pacedRate(rows)).isZero(); // no QUORUM run yet
-        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_QUORUM_RF3, 1301, 1, 2));
         rows.add(row("write", ReplicationExperiment.EVENTUAL_QUORUM_RF3, 10, 1, 2)); // another workload: not counted
         assertThat(ReplicationExperiment.pacedRate(rows)).isEqualTo(600.0); // RF=3's mean 1200, halved
+        rows.removeIf(r -> r.workload().equals("mixed") && r.arm().equals(ReplicationExperiment.EVENTUAL_QUORUM_RF3));
+        assertThat(ReplicationExperiment.pacedRate(rows)).isZero(); // no mixed QUORUM run
         assertThatThrownBy(() -> new ReplicationExperiment().arguments(ReplicationExperiment.MIXED_PACED,
                 ReplicationExperiment.FASTCCS_RF3, Ports.forSubnet(57), HOSTS)).isInstanceOf(IllegalStateException.class);
     }
@@ -83,12 +79,7 @@ class ReplicationExperimentTest {
 
     @Test
     void theRatioTableDividesFastccsAtRf3ByEachOtherArm() {
-        List<ReplicationExperiment.Row> rows = new ArrayList<>();
-        rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF1, 1000, 2, 4));
-        rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF3, 500, 3, 10));
-        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF1, 4000, 1, 2));
-        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF3, 2000, 1, 2));
-        rows.add(row("mixed", ReplicationExperiment.EVENTUAL_QUORUM_RF3, 250, 1, 2));
+        List<ReplicationExperiment.Row> rows = mixedRuns(1000, 500, 4000, 2000, 250);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ReplicationExperiment.printRatios(rows, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String table = bytes.toString(StandardCharsets.UTF_8);
@@ -97,6 +88,15 @@ class ReplicationExperimentTest {
         assertThat(ratios.trim().split("\\s+")).containsExactly("mixed", "0.50", "1.50x", "2.50x", "2.00", "0.25", "0.50");
         // the write workload has no runs here: every cell is "-", not NaN
         assertThat(table).doesNotContain("NaN");
+    }
+
+    /** One mixed run per arm at these rates; read / write p99 2 / 4 ms at RF=1, 3 / 10 at RF=3, 1 / 2 for plain Cassandra. */
+    private static List<ReplicationExperiment.Row> mixedRuns(double rf1, double rf3, double oneRf1, double oneRf3, double quorumRf3) {
+        return new ArrayList<>(List.of(row("mixed", ReplicationExperiment.FASTCCS_RF1, rf1, 2, 4),
+                row("mixed", ReplicationExperiment.FASTCCS_RF3, rf3, 3, 10),
+                row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF1, oneRf1, 1, 2),
+                row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF3, oneRf3, 1, 2),
+                row("mixed", ReplicationExperiment.EVENTUAL_QUORUM_RF3, quorumRf3, 1, 2)));
     }
 
     private static ReplicationExperiment.Row row(String workload, ReplicationExperiment.Arm arm, double opRate, double readP99, double writeP99) {

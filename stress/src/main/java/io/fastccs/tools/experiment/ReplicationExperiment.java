@@ -258,7 +258,7 @@ public final class ReplicationExperiment implements Callable<Integer> {
                 }
                 for (int rep = 1; rep <= run.reps; rep++) {
                     for (Arm arm : order(rep)) {
-                        Target on = arm.clusterFactor() == 3 ? rf3 : rf1;
+                        Target on = target(arm, rf1, rf3);
                         StressOptions o = StressOptions.parse(arguments(w, arm, on.cluster.ports(), on.hosts));
                         o.quiet = true;
                         runsDone++;
@@ -288,7 +288,7 @@ public final class ReplicationExperiment implements Callable<Integer> {
         if (primeSeconds <= 0) return;
         System.out.printf("%n=== priming: %d s of mixed load per arm, not measured (the nodes' JIT compiles meanwhile)%n", primeSeconds);
         for (Arm arm : ARMS) {
-            Target on = arm.clusterFactor() == 3 ? rf3 : rf1;
+            Target on = target(arm, rf1, rf3);
             StressOptions o = StressOptions.parse(primingArguments(arm, on.cluster.ports(), on.hosts));
             o.quiet = true;
             System.out.printf("  priming %s for %d s ...%n", arm.name(), primeSeconds);
@@ -301,12 +301,13 @@ public final class ReplicationExperiment implements Callable<Integer> {
         }
     }
 
+    private static Target target(Arm arm, Target rf1, Target rf3) {
+        return arm.clusterFactor() == 3 ? rf3 : rf1;
+    }
+
     /** An arm's mixed workload for {@code --prime} seconds, without a warm-up of its own. */
     String[] primingArguments(Arm arm, Ports ports, List<String> hosts) {
-        List<String> args = new ArrayList<>(List.of(arguments(MIXED, arm, ports, hosts)));
-        args.set(1, "duration=" + primeSeconds + "s");
-        args.set(args.indexOf("-warmup") + 1, "duration=0s");
-        return args.toArray(String[]::new);
+        return arguments(MIXED, arm, ports, hosts, primeSeconds, 0);
     }
 
     /** Half the mean mixed throughput of the slowest arm; 0 if some arm has no mixed run. */
@@ -316,15 +317,20 @@ public final class ReplicationExperiment implements Callable<Integer> {
         return Double.isFinite(slowest) ? Math.floor(slowest / 2) : 0;
     }
 
+    /** A measured run of workload {@code w} in {@code arm}. */
     String[] arguments(Workload w, Arm arm, Ports ports, List<String> hosts) {
-        List<String> args = new ArrayList<>(List.of(w.command(), "duration=" + run.seconds + "s"));
+        return arguments(w, arm, ports, hosts, run.seconds, run.warmup);
+    }
+
+    private String[] arguments(Workload w, Arm arm, Ports ports, List<String> hosts, int seconds, int warmupSeconds) {
+        List<String> args = new ArrayList<>(List.of(w.command(), "duration=" + seconds + "s"));
         if (arm.mode() != Mode.FASTCCS) args.add("cl=" + arm.consistency());
         args.addAll(List.of("-rate", "threads=" + run.threads));
         if (w.paced()) {
             if (!(pacedRate > 0)) throw new IllegalStateException("the paced rate is set from the mixed runs first");
             args.add(String.format(Locale.ROOT, "fixed=%.0f/s", pacedRate));
         }
-        args.addAll(List.of("-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + run.warmup + "s",
+        args.addAll(List.of("-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + warmupSeconds + "s",
                 "-mode", arm.mode().name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs(),
                 "-node", String.join(",", hosts)));
         if (arm.mode() != Mode.FASTCCS) args.addAll(List.of("-schema", "replication(factor=" + arm.keyspaceFactor() + ")"));

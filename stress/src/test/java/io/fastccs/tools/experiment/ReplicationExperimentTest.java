@@ -34,7 +34,7 @@ class ReplicationExperimentTest {
                 assertThat(o.fixedRate).isEqualTo(w.paced() ? 321.0 : 0.0);
             }
         }
-        StressOptions quorum = StressOptions.parse(experiment.arguments(ReplicationExperiment.WORKLOADS.get(0),
+        StressOptions quorum = StressOptions.parse(experiment.arguments(ReplicationExperiment.MIXED,
                 ReplicationExperiment.EVENTUAL_QUORUM_RF3, Ports.forSubnet(57), HOSTS));
         assertThat(quorum.consistency).isEqualTo(StressOptions.Consistency.QUORUM);
         assertThat(quorum.replicationFactor).isEqualTo(3);

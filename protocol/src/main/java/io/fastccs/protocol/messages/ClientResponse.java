@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
 /** A partition's answer to a {@link ClientRequest} with the same request id. */
-public sealed interface ClientResponse extends Message permits ReadReply, WriteReply, OutcomeReply, ErrorReply {
+public sealed interface ClientResponse extends Message permits ReadReply, WriteReply, OutcomeReply, ErrorReply, ProtocolResponse {
     long requestId();
 }

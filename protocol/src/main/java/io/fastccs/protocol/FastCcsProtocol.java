@@ -1,0 +1,156 @@
+package io.fastccs.protocol;
+
+import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.protocol.api.TimeSource;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.impl.InMemoryPartitionStore;
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.protocol.spi.ProtocolSession;
+import io.fastccs.protocol.spi.ReadResult;
+import io.fastccs.protocol.spi.ReadStep;
+import io.fastccs.protocol.spi.WriteStep;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * FastCCS behind the protocol-neutral interfaces: {@link Partition} is a {@link PartitionServer}, and a
+ * {@link ClientSession}'s transactions are wrapped as step machines. Hosts that need FastCCS's own hooks (durable
+ * stores, crash recovery, replica groups) keep using the classes directly.
+ */
+public final class FastCcsProtocol implements ProtocolFactory {
+    @Override
+    public Protocol protocol() {
+        return Protocol.FASTCCS;
+    }
+
+    /** A partition on a fresh in-memory store (the neutral path has no crash recovery). */
+    @Override
+    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
+        return Partition.start(self, config, topology, new InMemoryPartitionStore(), peers, time);
+    }
+
+    @Override
+    public ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds) {
+        return session(new ClientSession(topology, clientId, VectorClock.zero(topology.partitions()), requestIds));
+    }
+
+    /** {@code session} as a neutral session. */
+    public static ProtocolSession session(ClientSession session) {
+        return new ProtocolSession() {
+            @Override
+            public long clientId() {
+                return session.clientId();
+            }
+
+            @Override
+            public ReadStep read(Collection<Key> keys) {
+                return new Read(session.read(keys));
+            }
+
+            @Override
+            public WriteStep write(Map<Key, byte[]> writes, RandomGenerator random) {
+                return new Write(session.write(writes, random));
+            }
+        };
+    }
+
+    @Override
+    public Comparator<Object> arbitration() {
+        return (a, b) -> VectorClock.compareArbitration((VectorClock) a, (VectorClock) b);
+    }
+
+    private record Read(ReadTransaction txn) implements ReadStep {
+        @Override
+        public List<Outgoing> start() {
+            return txn.start();
+        }
+
+        @Override
+        public List<Outgoing> onResponse(ClientResponse response) {
+            return txn.onResponse(response);
+        }
+
+        @Override
+        public boolean isFinished() {
+            return txn.isFinished();
+        }
+
+        @Override
+        public boolean succeeded() {
+            return txn.succeeded();
+        }
+
+        @Override
+        public ReadResult result() {
+            ReadTransaction.Result r = txn.result();
+            return new ReadResult(r.values(), r.rounds(), r.secondRoundPartitions());
+        }
+
+        @Override
+        public ErrorReply failure() {
+            return txn.failure();
+        }
+    }
+
+    /** The FastCCS write, reachable for hosts that report its coordinator and participants. */
+    public record Write(WriteTransaction txn) implements WriteStep {
+        @Override
+        public TxnId txnId() {
+            return txn.txnId();
+        }
+
+        @Override
+        public List<Outgoing> start() {
+            return txn.start();
+        }
+
+        @Override
+        public List<Outgoing> onResponse(ClientResponse response) {
+            txn.onResponse(response);
+            return List.of();
+        }
+
+        @Override
+        public boolean isFinished() {
+            return txn.isFinished();
+        }
+
+        @Override
+        public boolean isConfirmed() {
+            return txn.isConfirmed();
+        }
+
+        @Override
+        public Outcome outcome() {
+            return txn.outcome();
+        }
+
+        @Override
+        public Object commitStamp() {
+            return txn.commitClock();
+        }
+
+        @Override
+        public ErrorReply failure() {
+            return txn.failure();
+        }
+
+        @Override
+        public Outgoing queryOutcome() {
+            return txn.queryOutcome();
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.fastccs.protocol.messages;
+
+/**
+ * A message of a protocol other than FastCCS (Eiger, Wren, eventual), a record in that protocol's package. These do
+ * not go through {@code WireCodec} yet, so each says what it would cost on the wire.
+ */
+public interface ProtocolMessage {
+    /** Bytes on the wire: the fields as a compact binary encoding would write them, plus the 4-byte frame length. */
+    int encodedSize();
+
+    /** Bytes of keys and values among them; the rest is metadata. */
+    long payloadBytes();
+}

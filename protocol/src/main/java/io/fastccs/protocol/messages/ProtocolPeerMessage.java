@@ -1,0 +1,5 @@
+package io.fastccs.protocol.messages;
+
+/** A message between partitions of a protocol other than FastCCS; see {@link ProtocolMessage}. */
+public non-sealed interface ProtocolPeerMessage extends PeerMessage, ProtocolMessage {
+}

@@ -1,0 +1,34 @@
+package io.fastccs.protocol.spi;
+
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.protocol.api.TimeSource;
+import io.fastccs.protocol.api.Topology;
+
+import java.util.Comparator;
+import java.util.function.LongSupplier;
+
+/** Makes one protocol's partitions and client sessions; the host knows nothing else of the protocol. */
+public interface ProtocolFactory {
+    Protocol protocol();
+
+    /**
+     * Starts partition {@code self}. Timeouts and intervals come from {@code config} (its stabilization interval is
+     * also Wren's apply and stabilization interval).
+     */
+    PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time);
+
+    /**
+     * A new session.
+     *
+     * @param clientId   a random 64-bit id, unique among sessions
+     * @param requestIds request ids for the session's messages, unique per connection
+     */
+    ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds);
+
+    /**
+     * The order in which committed writes of one key win ({@link WriteStep#commitStamp()}): the newest in this order is
+     * what every replica converges to.
+     */
+    Comparator<Object> arbitration();
+}

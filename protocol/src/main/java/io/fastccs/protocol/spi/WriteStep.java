@@ -1,0 +1,42 @@
+package io.fastccs.protocol.spi;
+
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.primitives.TxnId;
+
+import java.util.List;
+
+/** A write-only transaction as a step machine, like {@link ReadStep}. */
+public interface WriteStep {
+    TxnId txnId();
+
+    List<Outgoing> start();
+
+    /** Feeds one response; returns the requests to send next (often none). */
+    List<Outgoing> onResponse(ClientResponse response);
+
+    boolean isFinished();
+
+    /** Finished and known committed: the client may count the write as acknowledged. */
+    boolean isConfirmed();
+
+    /** What the client knows of the outcome so far ({@link Outcome#UNDECIDED} until it knows). */
+    Outcome outcome();
+
+    /**
+     * Where the write sits in the protocol's arbitration order once committed (a FastCCS commit clock, an Eiger or
+     * Wren timestamp), compared with {@link ProtocolFactory#arbitration()}; null while unknown.
+     */
+    Object commitStamp();
+
+    /** Why it failed, or null. */
+    ErrorReply failure();
+
+    /**
+     * A request that asks for the outcome when the client lost track of it (its reply was lost), or null when the
+     * protocol cannot be asked; its response goes to {@link #onResponse}.
+     */
+    Outgoing queryOutcome();
+}

@@ -1,6 +1,7 @@
 package io.fastccs.protocol;
 
 import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.protocol.spi.RequestChecks;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -59,6 +60,7 @@ public final class Partition implements PartitionServer {
     private final int n;
     private final PartitionConfig config;
     private final Topology topology;
+    private final RequestChecks checks;
     private final PartitionStore store;
     private final PeerSink peers;
     private final TimeSource time;
@@ -142,6 +144,7 @@ public final class Partition implements PartitionServer {
         this.self = self;
         this.config = config;
         this.topology = topology;
+        this.checks = new RequestChecks(config, topology, self);
         this.store = store;
         this.peers = peers;
         this.time = time;
@@ -815,27 +818,7 @@ public final class Partition implements PartitionServer {
     }
 
     private ErrorReply checkKeys(long requestId, List<Key> keys) {
-        if (keys.isEmpty()) return invalid(requestId, "no keys");
-        if (keys.size() > config.maxKeysPerRequest())
-            return invalid(requestId, keys.size() + " keys, more than the maximum of " + config.maxKeysPerRequest());
-        Set<Key> seen = new HashSet<>();
-        for (Key key : keys) {
-            ErrorReply e = checkKey(requestId, key);
-            if (e != null) return e;
-            if (!seen.add(key)) return invalid(requestId, "key " + key + " appears twice");
-        }
-        return null;
-    }
-
-    private ErrorReply checkKey(long requestId, Key key) {
-        if (key.length() == 0) return invalid(requestId, "empty key");
-        if (key.length() > config.maxKeyBytes())
-            return invalid(requestId, "key of " + key.length() + " bytes, more than the maximum of " + config.maxKeyBytes());
-        int owner = topology.ownerOf(key);
-        if (owner != self)
-            return new ErrorReply(requestId, ErrorCode.NOT_OWNER,
-                    "key " + key + " is owned by partition " + owner + ", not " + self, owner);
-        return null;
+        return checks.keys(requestId, keys);
     }
 
     /** Far above any real sequence number, and low enough that the sum of 4096 entries cannot overflow. */
@@ -858,20 +841,7 @@ public final class Partition implements PartitionServer {
         if (!w.participants().contains(self)) return invalid(id, "participants " + w.participants() + " do not include " + self);
         if (!w.participants().contains(w.coordinator()))
             return invalid(id, "coordinator " + w.coordinator() + " is not a participant");
-        if (w.writes().isEmpty()) return invalid(id, "no writes");
-        if (w.writes().size() > config.maxKeysPerRequest())
-            return invalid(id, w.writes().size() + " writes, more than the maximum of " + config.maxKeysPerRequest());
-        Set<Key> seen = new HashSet<>();
-        for (KeyValue kv : w.writes()) {
-            e = checkKey(id, kv.key());
-            if (e != null) return e;
-            if (!seen.add(kv.key())) return invalid(id, "key " + kv.key() + " written twice");
-            if (kv.value() == null || kv.value().length == 0) return invalid(id, "empty value for key " + kv.key());
-            if (kv.value().length > config.maxValueBytes())
-                return invalid(id, "value of " + kv.value().length + " bytes for key " + kv.key() + ", more than the maximum of "
-                        + config.maxValueBytes());
-        }
-        return null;
+        return checks.writes(id, w.writes());
     }
 
     private boolean validParticipants(List<Integer> participants) {
@@ -882,7 +852,7 @@ public final class Partition implements PartitionServer {
     }
 
     private static ErrorReply invalid(long requestId, String message) {
-        return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, message);
+        return RequestChecks.invalid(requestId, message);
     }
 
     @Override

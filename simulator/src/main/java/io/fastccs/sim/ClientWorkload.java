@@ -3,11 +3,16 @@ package io.fastccs.sim;
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;
 import io.fastccs.protocol.ClientSession;
+import io.fastccs.protocol.FastCcsProtocol;
+import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.protocol.spi.ProtocolSession;
+import io.fastccs.protocol.spi.ReadResult;
+import io.fastccs.protocol.spi.ReadStep;
+import io.fastccs.protocol.spi.WriteStep;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.ReadTransaction;
 import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.WriteTransaction;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
@@ -43,6 +48,7 @@ final class ClientWorkload {
     private final SimStats stats;
     private final SplittableRandom random, coordinatorRandom;
     private final KeyDistribution keySampler;
+    private final ProtocolFactory protocol;
     private final Consumer<ClientSession> sessionHook;
     private final Runnable onWorkloadEnd;
     private final SimClient[] clients;
@@ -53,7 +59,8 @@ final class ClientWorkload {
 
     ClientWorkload(SimConfig cfg, Topology topology, EventQueue events, SimPartitions partitions, FaultSchedule faults,
                    OutcomeQueries outcomes, HistoryLog history, SimKeys keys, SimStats stats, SplittableRandom random,
-                   SplittableRandom coordinatorRandom, Consumer<ClientSession> sessionHook, Runnable onWorkloadEnd) {
+                   SplittableRandom coordinatorRandom, ProtocolFactory protocol, Consumer<ClientSession> sessionHook,
+                   Runnable onWorkloadEnd) {
         this.cfg = cfg;
         this.topology = topology;
         this.events = events;
@@ -66,6 +73,7 @@ final class ClientWorkload {
         this.random = random;
         this.coordinatorRandom = coordinatorRandom;
         this.keySampler = cfg.keyDistribution();
+        this.protocol = protocol;
         this.sessionHook = sessionHook;
         this.onWorkloadEnd = onWorkloadEnd;
         this.clients = new SimClient[cfg.clients()];
@@ -90,13 +98,22 @@ final class ClientWorkload {
                 + ", issued " + issued;
     }
 
-    /** A new causal session, logged in the history as {@code sessionId}. */
-    ClientSession newSession(long sessionId, long clientId) {
+    /**
+     * A new causal session, logged in the history as {@code sessionId}. A FastCCS session is made here, so that the
+     * tests' hook can break it on purpose; the other protocols' come from their factory.
+     */
+    ProtocolSession newSession(long sessionId, long clientId) {
         long[] ids = {0};
-        ClientSession s = new ClientSession(topology, clientId, VectorClock.zero(cfg.partitions()), () -> ++ids[0]);
-        sessionHook.accept(s);
+        ProtocolSession session;
+        if (protocol.protocol() == Protocol.FASTCCS) {
+            ClientSession s = new ClientSession(topology, clientId, VectorClock.zero(cfg.partitions()), () -> ++ids[0]);
+            sessionHook.accept(s);
+            session = FastCcsProtocol.session(s);
+        } else {
+            session = protocol.newSession(topology, clientId, () -> ++ids[0]);
+        }
         history.openSession(sessionId);
-        return s;
+        return session;
     }
 
     private List<Long> distinctKeys(int count) {
@@ -119,12 +136,12 @@ final class ClientWorkload {
         final int node;
         long clientId;
         long sessionId;
-        ClientSession session;
+        ProtocolSession session;
         int incarnation;
 
-        ReadTransaction read;
+        ReadStep read;
         List<Long> readKeys;
-        WriteTransaction write;
+        WriteStep write;
         RecordedTxn writeRecord;
         long opStartedAt;
         long opToken;
@@ -164,7 +181,7 @@ final class ClientWorkload {
             List<Key> ks = new ArrayList<>(readKeys.size());
             for (long k : readKeys) ks.add(keys.key(k));
             read = session.read(ks);
-            ReadTransaction txn = read;
+            ReadStep txn = read;
             long token = ++opToken;
             sendAll(txn.start(), txn::onResponse, () -> afterRead(txn));
             events.schedule(READ_TIMEOUT_MICROS, () -> {
@@ -175,7 +192,7 @@ final class ClientWorkload {
             });
         }
 
-        void afterRead(ReadTransaction txn) {
+        void afterRead(ReadStep txn) {
             if (txn != read || !txn.isFinished()) return;
             if (!txn.succeeded()) {
                 read = null;
@@ -190,7 +207,7 @@ final class ClientWorkload {
                 return;
             }
             read = null; // finished: later responses must not finish it twice
-            ReadTransaction.Result r = txn.result();
+            ReadResult r = txn.result();
             RecordedTxn rec = new RecordedTxn(history.nextTxnId(), sessionId, false);
             for (Map.Entry<Key, ReadValue> e : r.values().entrySet())
                 rec.ops.add(Op.read(SimKeys.keyIndex(e.getKey()), SimKeys.valueId(e.getValue())));
@@ -212,17 +229,14 @@ final class ClientWorkload {
             rec.transaction = write;
             writeRecord = rec;
             history.add(rec);
-            WriteTransaction txn = write;
+            WriteStep txn = write;
             List<Outgoing> out = txn.start();
             if (faults.clientDiesMidWrite()) {
                 crashMidWrite(txn, rec, out);
                 return;
             }
             long token = ++opToken;
-            sendAll(out, r -> {
-                txn.onResponse(r);
-                return List.of();
-            }, () -> afterWrite(txn));
+            sendAll(out, txn::onResponse, () -> afterWrite(txn));
             long timeout = 2 * cfg.partition().transactionTimeoutMicros() + 2_000_000;
             events.schedule(timeout, () -> {
                 if (opToken == token && write == txn && !txn.isFinished()) {
@@ -234,7 +248,7 @@ final class ClientWorkload {
         }
 
         /** The client dies after sending its write to a random part of the participants (maybe none, maybe all). */
-        void crashMidWrite(WriteTransaction txn, RecordedTxn rec, List<Outgoing> out) {
+        void crashMidWrite(WriteStep txn, RecordedTxn rec, List<Outgoing> out) {
             stats.clientCrashes++;
             SplittableRandom faultRandom = faults.random();
             List<Outgoing> reached = new ArrayList<>();
@@ -251,18 +265,18 @@ final class ClientWorkload {
         void lostTrack(RecordedTxn rec) {
             if (rec.transaction.outcome() != Outcome.UNDECIDED) {
                 rec.outcome = rec.transaction.outcome();
-                rec.commitClock = rec.transaction.commitClock();
+                rec.commitStamp = rec.transaction.commitStamp();
             }
             if (rec.outcome == Outcome.UNDECIDED) outcomes.ask(rec, 0);
             newIncarnation();
         }
 
-        void afterWrite(WriteTransaction txn) {
+        void afterWrite(WriteStep txn) {
             if (txn != write || !txn.isFinished()) return;
             write = null; // finished: a second reply at the same instant must not finish it twice
             RecordedTxn rec = writeRecord;
             rec.outcome = txn.outcome();
-            rec.commitClock = txn.commitClock();
+            rec.commitStamp = txn.commitStamp();
             if (txn.isConfirmed()) {
                 rec.acknowledged = true;
                 stats.recordWrite(true, events.now() - opStartedAt);

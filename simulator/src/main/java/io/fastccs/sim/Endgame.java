@@ -1,11 +1,12 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.Op;
-import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.Partition;
-import io.fastccs.protocol.ReadTransaction;
+import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.protocol.spi.ProtocolSession;
+import io.fastccs.protocol.spi.ReadStep;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 
@@ -80,8 +81,8 @@ final class Endgame {
     /** A fresh session reads every key ever written, in batches, after everything settled. */
     private void finalReads() {
         for (int i = 0; i < partitions.count(); i++) {
-            Partition p = partitions.partition(i);
-            if (p.unsettledCount() > 0)
+            PartitionServer server = partitions.partition(i);
+            if (server instanceof Partition p && p.unsettledCount() > 0)
                 stats.invariantViolations.add("partition " + p.self() + " still has " + p.unsettledCount()
                         + " unsettled transactions after quiescence");
         }
@@ -90,12 +91,12 @@ final class Endgame {
             for (RecordedTxn r : log)
                 if (r.write) for (Op op : r.ops) written.add(op.key());
         List<Long> all = new ArrayList<>(written);
-        ClientSession session = workload.newSession(Simulation.FINAL_SESSION, -1);
+        ProtocolSession session = workload.newSession(Simulation.FINAL_SESSION, -1);
         int batch = Math.min(64, cfg.partition().maxKeysPerRequest());
         finalBatch(session, all, 0, batch);
     }
 
-    private void finalBatch(ClientSession session, List<Long> all, int from, int batch) {
+    private void finalBatch(ProtocolSession session, List<Long> all, int from, int batch) {
         if (from >= all.size()) {
             onDone.run();
             return;
@@ -103,7 +104,7 @@ final class Endgame {
         List<Long> part = all.subList(from, Math.min(all.size(), from + batch));
         List<Key> ks = new ArrayList<>();
         for (long k : part) ks.add(keys.key(k));
-        ReadTransaction txn = session.read(ks);
+        ReadStep txn = session.read(ks);
         Runnable[] step = new Runnable[1];
         Consumer<Outgoing> send = new Consumer<>() {
             @Override

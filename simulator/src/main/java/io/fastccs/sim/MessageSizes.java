@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.messages.ProtocolMessage;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.KeyValue;
@@ -14,11 +15,13 @@ import io.fastccs.protocol.wire.WireCodec;
 final class MessageSizes {
     /** Encoded bytes of the message, plus the 4-byte length prefix of the transport's framing. */
     int size(Message m) {
+        if (m instanceof ProtocolMessage pm) return pm.encodedSize();
         return WireCodec.encode(m).length + 4;
     }
 
     /** Bytes of keys and values the message carries; the rest is metadata (clocks, ids, framing). */
     static long payload(Message m) {
+        if (m instanceof ProtocolMessage pm) return pm.payloadBytes();
         long bytes = 0;
         if (m instanceof FirstRoundRead r) for (Key k : r.keys()) bytes += k.length();
         else if (m instanceof SecondRoundRead r) for (Key k : r.keys()) bytes += k.length();

@@ -25,11 +25,12 @@ final class OutcomeQueries {
         events.schedule(delay, () -> {
             if (rec.outcome != Outcome.UNDECIDED) return;
             Outgoing q = rec.transaction.queryOutcome();
+            if (q == null) return; // nothing to ask in this protocol
             partitions.sendToPartition(node, q.partition(), q.request(), response -> {
                 rec.transaction.onResponse(response);
                 if (rec.outcome == Outcome.UNDECIDED && rec.transaction.outcome() != Outcome.UNDECIDED) {
                     rec.outcome = rec.transaction.outcome();
-                    rec.commitClock = rec.transaction.commitClock();
+                    rec.commitStamp = rec.transaction.commitStamp();
                     stats.outcomesResolved.merge(rec.outcome, 1L, Long::sum);
                 }
             });

@@ -1,8 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.Op;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.WriteTransaction;
+import io.fastccs.protocol.spi.WriteStep;
 import io.fastccs.protocol.messages.Outcome;
 
 import java.util.ArrayList;
@@ -15,8 +14,9 @@ final class RecordedTxn {
     final boolean write;
     final List<Op> ops = new ArrayList<>();
     Outcome outcome = Outcome.UNDECIDED;
-    VectorClock commitClock;
-    WriteTransaction transaction;
+    /** The write's place in the protocol's arbitration order, once known. */
+    Object commitStamp;
+    WriteStep transaction;
     boolean acknowledged;
 
     RecordedTxn(long txnId, long session, boolean write) {

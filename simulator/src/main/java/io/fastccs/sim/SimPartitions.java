@@ -10,6 +10,9 @@ import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.spi.ProtocolFactory;
 
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
@@ -17,7 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * The partitions as processes: each runs a real {@link Partition} on a store that survives it, ticks, crashes
- * (volatile state and in-flight connections gone) and restarts from its store. Partition p is network node p.
+ * (volatile state and in-flight connections gone) and restarts from its store. Partition p is network node p. The
+ * other protocols' partitions ({@link ProtocolFactory}) run the same way, without stores, crashes or replica groups.
  */
 final class SimPartitions {
     private final SimConfig cfg;
@@ -27,7 +31,8 @@ final class SimPartitions {
     private final SplittableRandom random;
     private final SimStats stats;
     private final InMemoryPartitionStore[] stores;
-    private final Partition[] partitions;
+    private final ProtocolFactory protocol;
+    private final PartitionServer[] partitions;
     private final int[] epochs;
     /** Per partition, the settled prefix its host last took note of (see noteSettled). */
     private final long[] settledSeen;
@@ -47,7 +52,9 @@ final class SimPartitions {
     /** While faults run, a client that reaches a deposed leader instead of the new one (its leader cache is stale). */
     private static final double STALE_ROUTING = 0.3;
 
-    SimPartitions(SimConfig cfg, Topology topology, EventQueue events, SimNetwork network, SplittableRandom random, SimStats stats) {
+    SimPartitions(SimConfig cfg, ProtocolFactory protocol, Topology topology, EventQueue events, SimNetwork network,
+                  SplittableRandom random, SimStats stats) {
+        this.protocol = protocol;
         this.cfg = cfg;
         this.topology = topology;
         this.events = events;
@@ -56,7 +63,7 @@ final class SimPartitions {
         this.stats = stats;
         int n = cfg.partitions();
         this.stores = new InMemoryPartitionStore[n];
-        this.partitions = new Partition[n];
+        this.partitions = new PartitionServer[n];
         this.epochs = new int[n];
         this.settledSeen = new long[n];
         this.down = new boolean[n];
@@ -67,6 +74,7 @@ final class SimPartitions {
      * leaders are also cut off from their followers at the same rate, and the followers elect another.
      */
     void replicate(ReplicaGroup.Settings settings, BooleanSupplier faultsActive) {
+        requireFastCcs("replica groups");
         groups = new ReplicaGroup[partitions.length];
         zombies = new Zombie[partitions.length];
         groupRandom = settings.random();
@@ -105,7 +113,7 @@ final class SimPartitions {
      * while the replies resting on the same writes may already have left.
      */
     private void noteSettled(int p, ReplicaGroup.Term term) {
-        Partition partition = partitions[p];
+        Partition partition = (Partition) partitions[p];
         if (partition == null || groups[p].current() != term) return;
         long settled = partition.settledPrefix();
         if (settled == settledSeen[p]) return;
@@ -123,7 +131,7 @@ final class SimPartitions {
     private boolean leavesAtOnce(int p, ClientResponse response) {
         if (groups == null || !(response instanceof ReadReply answer) || partitions[p] == null) return false;
         long shown = Math.max(answer.snapshot().get(p), answer.maxCommitClock().get(p));
-        return shown <= partitions[p].readableSettled();
+        return shown <= ((Partition) partitions[p]).readableSettled();
     }
 
     /** Something partition p's current leader sends: with replica groups, it leaves once its step has committed. */
@@ -141,7 +149,7 @@ final class SimPartitions {
     }
 
     /** The running partition p (null while it is down). */
-    Partition partition(int p) {
+    PartitionServer partition(int p) {
         return partitions[p];
     }
 
@@ -154,14 +162,17 @@ final class SimPartitions {
         down[p] = false;
         if (groups == null) {
             PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
-            partitions[p] = Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now);
+            partitions[p] = protocol.protocol() == Protocol.FASTCCS
+                    ? Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now)
+                    : protocol.startPartition(p, cfg.partition(), topology, sink, events::now);
         } else {
             ReplicaGroup.Term term = groups[p].current(); // a deposed leader keeps sending through its own term
             PeerSink sink = (to, message) -> term.send(() -> sendFromPartition(p, to, message));
             settledSeen[p] = -1;
             term.step(() -> {
-                partitions[p] = Partition.start(p, cfg.partition(), topology, term.store(), sink, events::now);
-                partitions[p].trackDurableSettled();
+                Partition started = Partition.start(p, cfg.partition(), topology, term.store(), sink, events::now);
+                started.trackDurableSettled();
+                partitions[p] = started;
             });
         }
         long tick = Math.min(cfg.partition().stabilizationIntervalMicros(), 5_000);
@@ -219,7 +230,7 @@ final class SimPartitions {
         long lease = electionTimeoutMin() * 9 / 10;
         long heal = election + 1 + groupRandom.nextLong(Math.max(2, cfg.faults().maxDowntimeMicros()));
         ReplicaGroup.Term term = groups[p].current();
-        Partition deposed = partitions[p];
+        Partition deposed = (Partition) partitions[p];
         int epoch = epochs[p];
         term.cutOff(lease);
         stats.depositions++;
@@ -285,10 +296,10 @@ final class SimPartitions {
             };
             if (heldBack != null && request instanceof FirstRoundRead r && heldBack.holdsBack()) {
                 // As a node does while it loads the keys from disk: answered later, at the snapshot it arrived at.
-                Partition.ReadSnapshot arrival = partitions[partition].readSnapshotNow();
+                Partition.ReadSnapshot arrival = ((Partition) partitions[partition]).readSnapshotNow();
                 events.schedule(heldBack.delay(), () -> {
                     if (!down[partition] && epochs[partition] == epoch)
-                        step(partition, () -> partitions[partition].onFirstRoundRead(reply, r, arrival));
+                        step(partition, () -> ((Partition) partitions[partition]).onFirstRoundRead(reply, r, arrival));
                 });
                 return;
             }
@@ -320,6 +331,12 @@ final class SimPartitions {
 
     /** Holds back some round ones (off by default: then nothing is drawn and runs are as before). */
     void holdBackReads(HeldBackReads heldBack) {
+        requireFastCcs("held-back round ones");
         this.heldBack = heldBack;
+    }
+
+    private void requireFastCcs(String what) {
+        if (protocol.protocol() != Protocol.FASTCCS)
+            throw new IllegalArgumentException(what + " are simulated for FastCCS only, not " + protocol.protocol().word());
     }
 }

@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.spi.Protocol;
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
 import io.fastccs.check.TccChecker;
@@ -70,6 +71,7 @@ public final class SimResult {
         if (!c.fifo()) sb.append(" --reorder");
         if (c.faults().any()) sb.append(" --faults");
         if (stats.replicated()) sb.append(" --replicated");
+        if (c.protocol() != Protocol.FASTCCS) sb.append(" --protocol ").append(c.protocol().word());
         return sb.toString();
     }
 

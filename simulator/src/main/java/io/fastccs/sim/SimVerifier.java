@@ -2,10 +2,10 @@ package io.fastccs.sim;
 
 import io.fastccs.check.FinalStateVerifier;
 import io.fastccs.check.History;
-import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +21,16 @@ final class SimVerifier {
     }
 
     /** The history; every violation found goes to {@code violations}. */
-    static History verify(HistoryLog log, Map<Long, ReadValue> finalValues, long clientClocksAhead, List<String> violations) {
-        FinalStateVerifier<VectorClock> verifier = new FinalStateVerifier<>(Simulation.FINAL_SESSION, VectorClock::compareArbitration);
+    static History verify(HistoryLog log, Map<Long, ReadValue> finalValues, Comparator<Object> arbitration, long clientClocksAhead,
+                          List<String> violations) {
+        FinalStateVerifier<Object> verifier = new FinalStateVerifier<>(Simulation.FINAL_SESSION, arbitration);
         for (List<RecordedTxn> session : log.sessions())
             for (RecordedTxn r : session)
                 verifier.add(r.txnId, r.session, r.write, r.outcome == Outcome.UNDECIDED ? null : r.outcome == Outcome.COMMITTED,
-                        r.ops, r.commitClock, r.acknowledged, "txn " + r.txnId);
+                        r.ops, r.commitStamp, r.acknowledged, "txn " + r.txnId);
         Map<Long, Long> values = new HashMap<>();
         finalValues.forEach((key, value) -> values.put(key, SimKeys.valueId(value)));
-        FinalStateVerifier.Verdict verdict = verifier.verify(values, Long::toString, clock -> "commit clock " + clock);
+        FinalStateVerifier.Verdict verdict = verifier.verify(values, Long::toString, stamp -> "commit stamp " + stamp);
         violations.addAll(verdict.violations());
         if (clientClocksAhead > 0)
             violations.add(clientClocksAhead + " client clocks were ahead of a partition's settled prefix");

@@ -1,5 +1,9 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.FastCcsProtocol;
+import io.fastccs.protocol.Protocols;
+import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.check.History;
 import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.Partition;
@@ -14,7 +18,8 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
- * A deterministic simulation of a FastCCS cluster: N real {@link Partition}s and M closed-loop client sessions
+ * A deterministic simulation of a FastCCS cluster (or one of the protocols it is compared with, {@link SimConfig#protocol()}):
+ * N real {@link Partition}s and M closed-loop client sessions
  * running the real client state machines, over a simulated network, all on one thread in simulated time. One seed
  * decides everything (workload, delays, faults), so a run replays exactly.
  *
@@ -31,6 +36,7 @@ public final class Simulation {
     private static final long MAX_SIM_MICROS = 3_600_000_000L;
 
     private final SimConfig cfg;
+    private final ProtocolFactory protocol;
     private final long seed;
     private final Topology topology;
     private final SimStats stats = new SimStats();
@@ -52,7 +58,18 @@ public final class Simulation {
 
     /** @param sessionHook applied to every new client session; tests use it to break the client on purpose */
     public Simulation(SimConfig cfg, long seed, Consumer<ClientSession> sessionHook) {
+        this(cfg, seed, Protocols.factory(cfg.protocol()), sessionHook);
+    }
+
+    /**
+     * A simulation of {@code protocol}'s partitions and sessions (a broken variant, in the tests that show it caught).
+     * {@code sessionHook} applies to FastCCS sessions only.
+     */
+    public Simulation(SimConfig cfg, long seed, ProtocolFactory protocol, Consumer<ClientSession> sessionHook) {
+        if (protocol.protocol() != cfg.protocol())
+            throw new IllegalArgumentException("a " + protocol.protocol().word() + " factory for a " + cfg.protocol().word() + " run");
         this.cfg = cfg;
+        this.protocol = protocol;
         this.seed = seed;
         SplittableRandom root = new SplittableRandom(seed);
         SplittableRandom netRandom = root.split();
@@ -65,12 +82,12 @@ public final class Simulation {
         int nodeCount = cfg.partitions() + cfg.clients() + 1;
         int resolverNode = nodeCount - 1;
         SimNetwork network = new SimNetwork(cfg, netRandom, events, stats, nodeCount, this::faultsActive);
-        this.partitions = new SimPartitions(cfg, topology, events, network, faultRandom, stats);
+        this.partitions = new SimPartitions(cfg, protocol, topology, events, network, faultRandom, stats);
         this.faults = new FaultSchedule(cfg, faultRandom, events, partitions);
         OutcomeQueries outcomes = new OutcomeQueries(events, partitions, stats, resolverNode);
         this.endgame = new Endgame(cfg, events, partitions, faults, history, keys, stats, resolverNode, () -> stopped = true);
         this.workload = new ClientWorkload(cfg, topology, events, partitions, faults, outcomes, history, keys, stats,
-                workloadRandom, coordinatorRandom, sessionHook, endgame::begin);
+                workloadRandom, coordinatorRandom, protocol, sessionHook, endgame::begin);
         endgame.workload(workload);
         this.heldBackRandom = root.split(); // after the others, so that their draws stay as they were
         this.replicationRandom = root.split();
@@ -136,22 +153,26 @@ public final class Simulation {
                 if (r.write && r.outcome == Outcome.UNDECIDED) {
                     if (undecided++ < 5)
                         sb.append("\n  undecided write ").append(r.txnId).append(r.transaction == null ? " (never started)"
-                                : " " + r.transaction.txnId() + " coordinator " + r.transaction.coordinator() + " participants "
-                                + r.transaction.participants() + " known outcome " + r.transaction.outcome());
+                                : " " + r.transaction.txnId() + (r.transaction instanceof FastCcsProtocol.Write w ? " coordinator "
+                                + w.txn().coordinator() + " participants " + w.txn().participants() : "")
+                                + " known outcome " + r.transaction.outcome());
                 }
         sb.append(", writes without outcome ").append(undecided).append(", final reads ").append(endgame.finalValues().size());
         for (int p = 0; p < partitions.count(); p++) {
-            Partition part = partitions.partition(p);
-            sb.append("\n  partition ").append(p).append(partitions.isDown(p) ? " DOWN" : part == null ? " null" : " " + part + " pending="
-                    + part.pendingCount() + " svc=" + part.snapshot());
+            PartitionServer server = partitions.partition(p);
+            sb.append("\n  partition ").append(p).append(partitions.isDown(p) ? " DOWN" : server == null ? " null" : " " + server
+                    + (server instanceof Partition part ? " pending=" + part.pendingCount() + " svc=" + part.snapshot() : ""));
         }
         return sb.toString();
     }
 
     private SimResult finish() {
         long clockAhead = 0;
-        for (int p = 0; p < partitions.count(); p++) clockAhead += partitions.partition(p).metrics().clockAhead();
-        History h = SimVerifier.verify(history, endgame.finalValues(), clockAhead, stats.invariantViolations);
+        List<PartitionMetrics> metrics = new ArrayList<>();
+        for (int p = 0; p < partitions.count(); p++)
+            if (partitions.partition(p) instanceof Partition part) metrics.add(part.metrics());
+        for (PartitionMetrics m : metrics) clockAhead += m.clockAhead();
+        History h = SimVerifier.verify(history, endgame.finalValues(), protocol.arbitration(), clockAhead, stats.invariantViolations);
         for (int p = 0; p < partitions.count(); p++) stats.versionsStored += partitions.store(p).versionCount();
         for (int p = 0; p < partitions.count(); p++) {
             ReplicaGroup g = partitions.group(p);
@@ -161,8 +182,6 @@ public final class Simulation {
         }
         stats.workloadMicros = workload.endedAt();
         stats.totalMicros = events.now();
-        List<PartitionMetrics> metrics = new ArrayList<>();
-        for (int p = 0; p < partitions.count(); p++) metrics.add(partitions.partition(p).metrics());
         return new SimResult(cfg, seed, h, stats, metrics);
     }
 }

@@ -62,14 +62,14 @@ class WireCodecRoundTripTest {
         assertThat(sampled).containsExactlyInAnyOrderElementsOf(concreteMessageTypes());
     }
 
-    /** The records under the sealed {@link Message} hierarchy, so a new message type fails this test until mapped. */
+    /** The FastCCS records under the sealed {@link Message} hierarchy, so a new message type fails this test until mapped. */
     private static Set<Class<?>> concreteMessageTypes() {
         Set<Class<?>> out = new HashSet<>();
         Deque<Class<?>> todo = new ArrayDeque<>(List.of(Message.class));
         while (!todo.isEmpty()) {
             Class<?> c = todo.pop();
             if (c.isSealed()) todo.addAll(List.of(c.getPermittedSubclasses()));
-            else out.add(c);
+            else if (!c.isInterface()) out.add(c); // the non-sealed ProtocolRequest & co: other protocols, not on this wire yet
         }
         return out;
     }

@@ -1,0 +1,19 @@
+package io.fastccs.protocol;
+
+import io.fastccs.protocol.eventual.EventualProtocol;
+import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.spi.ProtocolFactory;
+
+/** The factory of each protocol, for hosts that choose one by its word. */
+public final class Protocols {
+    private Protocols() {
+    }
+
+    public static ProtocolFactory factory(Protocol protocol) {
+        return switch (protocol) {
+            case FASTCCS -> new FastCcsProtocol();
+            case EVENTUAL -> new EventualProtocol();
+            case EIGER, WREN -> throw new IllegalArgumentException(protocol.word() + " is not built yet");
+        };
+    }
+}

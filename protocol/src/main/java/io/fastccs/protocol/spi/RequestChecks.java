@@ -1,0 +1,76 @@
+package io.fastccs.protocol.spi;
+
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.primitives.Key;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The checks every protocol's partition makes on a client's keys and values before it changes anything: the same
+ * limits and the same error for the same bad input, whatever the protocol.
+ */
+public final class RequestChecks {
+    private final PartitionConfig config;
+    private final Topology topology;
+    private final int self;
+
+    public RequestChecks(PartitionConfig config, Topology topology, int self) {
+        this.config = config;
+        this.topology = topology;
+        this.self = self;
+    }
+
+    /** Null if {@code keys} are a valid read of this partition, else the error to answer. */
+    public ErrorReply keys(long requestId, List<Key> keys) {
+        if (keys.isEmpty()) return invalid(requestId, "no keys");
+        if (keys.size() > config.maxKeysPerRequest())
+            return invalid(requestId, keys.size() + " keys, more than the maximum of " + config.maxKeysPerRequest());
+        Set<Key> seen = new HashSet<>();
+        for (Key key : keys) {
+            ErrorReply e = key(requestId, key);
+            if (e != null) return e;
+            if (!seen.add(key)) return invalid(requestId, "key " + key + " appears twice");
+        }
+        return null;
+    }
+
+    /** Null if {@code writes} are a valid write at this partition, else the error to answer. */
+    public ErrorReply writes(long requestId, List<KeyValue> writes) {
+        if (writes.isEmpty()) return invalid(requestId, "no writes");
+        if (writes.size() > config.maxKeysPerRequest())
+            return invalid(requestId, writes.size() + " writes, more than the maximum of " + config.maxKeysPerRequest());
+        Set<Key> seen = new HashSet<>();
+        for (KeyValue kv : writes) {
+            ErrorReply e = key(requestId, kv.key());
+            if (e != null) return e;
+            if (!seen.add(kv.key())) return invalid(requestId, "key " + kv.key() + " written twice");
+            if (kv.value() == null || kv.value().length == 0) return invalid(requestId, "empty value for key " + kv.key());
+            if (kv.value().length > config.maxValueBytes())
+                return invalid(requestId, "value of " + kv.value().length + " bytes for key " + kv.key()
+                        + ", more than the maximum of " + config.maxValueBytes());
+        }
+        return null;
+    }
+
+    /** Null if {@code key} is a valid key owned by this partition, else the error to answer. */
+    public ErrorReply key(long requestId, Key key) {
+        if (key.length() == 0) return invalid(requestId, "empty key");
+        if (key.length() > config.maxKeyBytes())
+            return invalid(requestId, "key of " + key.length() + " bytes, more than the maximum of " + config.maxKeyBytes());
+        int owner = topology.ownerOf(key);
+        if (owner != self)
+            return new ErrorReply(requestId, ErrorCode.NOT_OWNER,
+                    "key " + key + " is owned by partition " + owner + ", not " + self, owner);
+        return null;
+    }
+
+    public static ErrorReply invalid(long requestId, String message) {
+        return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, message);
+    }
+}

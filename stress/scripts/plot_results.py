@@ -172,6 +172,41 @@ def plot_sim_rounds(data, out_dir):
     return out
 
 
+PROTOCOLS = {"fastccs": ("FastCCS", "tab:blue", "o"), "eiger": ("Eiger", "tab:red", "v"),
+             "wren": ("Wren", "tab:purple", "D"), "eventual": ("eventual", "tab:orange", "s")}
+
+
+def plot_sim_protocols(data, out_dir):
+    """Figure 4.8(b) with every protocol: rounds per read and metadata per transaction against partitions."""
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    by = defaultdict(list)
+    for r in data:
+        by[r["protocol"]].append(r)
+    for proto, rs in by.items():
+        label, color, marker = PROTOCOLS.get(proto, (proto, None, "x"))
+        rs.sort(key=lambda r: int(r["partitions"]))
+        xs = [int(r["partitions"]) for r in rs]
+        ax.plot(xs, [float(r["rounds_per_read"]) for r in rs], marker=marker, color=color, label=label)
+        ax2.plot(xs, [float(r["metadata_bytes_per_txn"]) for r in rs], marker=marker, color=color, label=label)
+    for a in (ax, ax2):
+        a.set_xscale("log", base=2)
+        a.set_xlabel("partitions (simulated)")
+        a.grid(alpha=0.3)
+        a.legend(fontsize=8)
+    ax.set_ylabel("client rounds per read-only transaction")
+    ax.set_ylim(bottom=0)
+    ax2.set_ylabel("metadata bytes per transaction")
+    ax2.set_yscale("log")
+    wfs = sorted({r["write_fraction"] for r in data})
+    fig.suptitle("Figure 4.8(b) on the simulator, every protocol: rounds per read and metadata vs partitions"
+                 " (write fraction " + ", ".join(wfs) + ")", fontsize=10)
+    fig.tight_layout()
+    out = os.path.join(out_dir, "sim-protocols.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
 def plot_soak(path, out_dir):
     data = rows(path)
     by = defaultdict(list)
@@ -263,6 +298,8 @@ def main():
         made.append(plot_replication(rows(os.path.join(out_dir, "replication.csv")), out_dir))
     if os.path.exists(os.path.join(out_dir, "sim-rounds.csv")):
         made.append(plot_sim_rounds(rows(os.path.join(out_dir, "sim-rounds.csv")), out_dir))
+    if os.path.exists(os.path.join(out_dir, "sim-protocols.csv")):
+        made.append(plot_sim_protocols(rows(os.path.join(out_dir, "sim-protocols.csv")), out_dir))
     summary = summary_tables(out_dir)
     if summary:
         made.append(summary)

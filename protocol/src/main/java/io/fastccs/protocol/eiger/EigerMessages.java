@@ -1,0 +1,337 @@
+package io.fastccs.protocol.eiger;
+
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.ProtocolPeerMessage;
+import io.fastccs.protocol.messages.ProtocolRequest;
+import io.fastccs.protocol.messages.ProtocolResponse;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+
+import java.util.List;
+
+/**
+ * Eiger's messages. Every one carries the sender's Lamport clock ({@code clock}). Sizes follow a compact binary
+ * encoding: 8 bytes per long, 4 per int (and per list length), 1 per enum or boolean, 2 + length per key, 4 + length
+ * per value, 16 per transaction id, plus 4 for the frame.
+ */
+public final class EigerMessages {
+    private EigerMessages() {
+    }
+
+    static final int FRAME = 4;
+    static final int LONG = 8;
+    static final int INT = 4;
+    static final int TXN = 16;
+
+    static int keySize(Key k) {
+        return 2 + k.length();
+    }
+
+    static int valueSize(byte[] v) {
+        return 4 + (v == null ? 0 : v.length);
+    }
+
+    static int keysSize(List<Key> keys) {
+        int n = INT;
+        for (Key k : keys) n += keySize(k);
+        return n;
+    }
+
+    static long keyBytes(List<Key> keys) {
+        long n = 0;
+        for (Key k : keys) n += k.length();
+        return n;
+    }
+
+    static int writesSize(List<KeyValue> writes) {
+        int n = INT;
+        for (KeyValue kv : writes) n += keySize(kv.key()) + valueSize(kv.value());
+        return n;
+    }
+
+    static long writeBytes(List<KeyValue> writes) {
+        long n = 0;
+        for (KeyValue kv : writes) n += kv.key().length() + (kv.value() == null ? 0 : kv.value().length);
+        return n;
+    }
+
+    /** One dependency: a key (the coordinator key of a transaction, or the key itself) and a version. */
+    public record Dep(Key key, long version) {
+    }
+
+    /**
+     * One key as a read returns it.
+     *
+     * @param value    null when the key has no version at the read time
+     * @param version  the version's stamp ({@code (EVT << 16) | coordinator partition}), 0 if none
+     * @param evt      earliest valid time (the commit time), 0 if none
+     * @param lvt      latest valid time known to the partition
+     * @param coordKey the coordinator key of the transaction that wrote it, null if none
+     */
+    public record KeyVersion(Key key, byte[] value, long version, long evt, long lvt, Key coordKey) {
+        int size() {
+            return keySize(key) + valueSize(value) + 3 * LONG + (coordKey == null ? 2 : keySize(coordKey));
+        }
+
+        long payload() {
+            return key.length() + (value == null ? 0 : value.length);
+        }
+    }
+
+    // ---------------------------------------------------------------- client -> partition
+
+    /** Round one of a read-only transaction. */
+    public record Read1(long requestId, long clock, List<Key> keys) implements ProtocolRequest {
+        public Read1 {
+            keys = List.copyOf(keys);
+        }
+
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG + keysSize(keys);
+        }
+
+        @Override
+        public long payloadBytes() {
+            return keyBytes(keys);
+        }
+    }
+
+    /** Round two: the keys at effective time {@code time}. */
+    public record ReadAt(long requestId, long clock, List<Key> keys, long time) implements ProtocolRequest {
+        public ReadAt {
+            keys = List.copyOf(keys);
+        }
+
+        @Override
+        public int encodedSize() {
+            return FRAME + 3 * LONG + keysSize(keys);
+        }
+
+        @Override
+        public long payloadBytes() {
+            return keyBytes(keys);
+        }
+    }
+
+    /** A write-only transaction's writes for a cohort (a participant that is not the coordinator). */
+    public record CohortWrite(long requestId, long clock, TxnId txnId, int coordinator, Key coordKey, List<KeyValue> writes)
+            implements ProtocolRequest {
+        public CohortWrite {
+            writes = List.copyOf(writes);
+        }
+
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG + TXN + INT + keySize(coordKey) + writesSize(writes);
+        }
+
+        @Override
+        public long payloadBytes() {
+            return writeBytes(writes);
+        }
+    }
+
+    /**
+     * A write-only transaction's writes for its coordinator, with every participant partition and the client's
+     * dependency set.
+     */
+    public record CoordWrite(long requestId, long clock, TxnId txnId, Key coordKey, List<KeyValue> writes,
+                             List<Integer> participants, List<Dep> deps) implements ProtocolRequest {
+        public CoordWrite {
+            writes = List.copyOf(writes);
+            participants = List.copyOf(participants);
+            deps = List.copyOf(deps);
+        }
+
+        @Override
+        public int encodedSize() {
+            int n = FRAME + 2 * LONG + TXN + keySize(coordKey) + writesSize(writes) + INT + INT * participants.size() + INT;
+            for (Dep d : deps) n += keySize(d.key()) + LONG;
+            return n;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return writeBytes(writes);
+        }
+    }
+
+    /** Asks a transaction's coordinator partition for its outcome. */
+    public record OutcomeQuery(long requestId, long clock, TxnId txnId) implements ProtocolRequest {
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    // ---------------------------------------------------------------- partition -> client
+
+    /**
+     * Values of one round of a read.
+     *
+     * @param checkedCoordinator the partition held the answer for a CheckTxn (Eiger's third round)
+     */
+    public record ReadReply(long requestId, long clock, List<KeyVersion> values, boolean checkedCoordinator)
+            implements ProtocolResponse {
+        public ReadReply {
+            values = List.copyOf(values);
+        }
+
+        @Override
+        public int encodedSize() {
+            int n = FRAME + 2 * LONG + INT + 1;
+            for (KeyVersion v : values) n += v.size();
+            return n;
+        }
+
+        @Override
+        public long payloadBytes() {
+            long n = 0;
+            for (KeyVersion v : values) n += v.payload();
+            return n;
+        }
+    }
+
+    /** A cohort's acknowledgement of its writes (marked pending, vote sent); the coordinator's reply decides. */
+    public record WriteAck(long requestId, long clock) implements ProtocolResponse {
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** The coordinator's answer to a write: COMMITTED with its stamp, or ABORTED (stamp 0). */
+    public record WriteReply(long requestId, long clock, Outcome outcome, long stamp) implements ProtocolResponse {
+        @Override
+        public int encodedSize() {
+            return FRAME + 3 * LONG + 1;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** The answer to an {@link OutcomeQuery}; stamp 0 unless COMMITTED. */
+    public record OutcomeReply(long requestId, long clock, Outcome outcome, long stamp) implements ProtocolResponse {
+        @Override
+        public int encodedSize() {
+            return FRAME + 3 * LONG + 1;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    // ---------------------------------------------------------------- partition -> partition
+
+    /** A cohort marked its keys pending at {@code pendingTime} and votes yes. */
+    public record YesVote(long clock, TxnId txnId, long pendingTime) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** The coordinator committed at {@code commitTime}. */
+    public record Commit(long clock, TxnId txnId, long commitTime) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** The coordinator aborted (a vote did not arrive in time, or it presumed abort). */
+    public record Abort(long clock, TxnId txnId) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + LONG + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** A cohort applied a commit. */
+    public record Ack(long clock, TxnId txnId) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + LONG + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /**
+     * A cohort asks the coordinator about pending transactions: for a read at {@code time}, or ({@code time} = -1)
+     * because the transactions stayed pending past the transaction timeout.
+     */
+    public record CheckTxn(long clock, List<TxnId> txnIds, long time) implements ProtocolPeerMessage {
+        public CheckTxn {
+            txnIds = List.copyOf(txnIds);
+        }
+
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG + INT + TXN * txnIds.size();
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /**
+     * One transaction's state at its coordinator: COMMITTED at {@code commitTime}, ABORTED, or UNDECIDED (not committed
+     * yet; it will commit, if ever, after the reply's clock).
+     */
+    public record TxnStatus(TxnId txnId, Outcome outcome, long commitTime) {
+    }
+
+    public record CheckTxnReply(long clock, List<TxnStatus> statuses) implements ProtocolPeerMessage {
+        public CheckTxnReply {
+            statuses = List.copyOf(statuses);
+        }
+
+        @Override
+        public int encodedSize() {
+            return FRAME + LONG + INT + (TXN + 1 + LONG) * statuses.size();
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.fastccs.protocol.eiger;
+
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.protocol.api.TimeSource;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.protocol.spi.ProtocolSession;
+
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * Eiger (Lloyd et al., NSDI 2013) in one datacenter, behind the protocol-neutral interfaces. Commit stamps are
+ * {@code Long}s, {@code (commitTime << 16) | coordinatorPartition}, ordered as numbers: the newest version of a key
+ * in this order is what every partition shows.
+ */
+public final class EigerProtocol implements ProtocolFactory {
+    private final Set<EigerBug> bugs;
+
+    public EigerProtocol() {
+        this(Set.of());
+    }
+
+    /** Eiger with deliberately broken behaviour ({@code bugs} empty for the real thing). */
+    public EigerProtocol(Set<EigerBug> bugs) {
+        this.bugs = bugs.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(bugs));
+    }
+
+    @Override
+    public Protocol protocol() {
+        return Protocol.EIGER;
+    }
+
+    @Override
+    public EigerPartition startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
+        return new EigerPartition(self, config, topology, peers, time, bugs);
+    }
+
+    @Override
+    public EigerSession newSession(Topology topology, long clientId, LongSupplier requestIds) {
+        return new EigerSession(topology, clientId, requestIds, bugs);
+    }
+
+    @Override
+    public Comparator<Object> arbitration() {
+        return (a, b) -> Long.compare((Long) a, (Long) b);
+    }
+}

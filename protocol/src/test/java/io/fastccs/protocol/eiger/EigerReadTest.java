@@ -1,0 +1,177 @@
+package io.fastccs.protocol.eiger;
+
+import io.fastccs.protocol.eiger.EigerMessages.CheckTxn;
+import io.fastccs.protocol.eiger.EigerMessages.CheckTxnReply;
+import io.fastccs.protocol.eiger.EigerMessages.Commit;
+import io.fastccs.protocol.eiger.EigerMessages.Read1;
+import io.fastccs.protocol.eiger.EigerMessages.ReadAt;
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.spi.ReadResult;
+import io.fastccs.protocol.spi.ReadStep;
+import io.fastccs.protocol.spi.WriteStep;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.fastccs.protocol.eiger.EigerTestCluster.FIRST;
+import static io.fastccs.protocol.eiger.EigerTestCluster.key;
+import static io.fastccs.protocol.eiger.EigerTestCluster.peer;
+import static io.fastccs.protocol.eiger.EigerTestCluster.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EigerReadTest {
+    static final Key A = key("0:a");
+    static final Key B = key("1:b");
+
+    static byte[] v(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String str(ReadValue rv) {
+        return rv.value() == null ? null : new String(rv.value(), StandardCharsets.UTF_8);
+    }
+
+    static Map<Key, byte[]> writes(String a, String b) {
+        Map<Key, byte[]> w = new LinkedHashMap<>();
+        w.put(A, v(a));
+        w.put(B, v(b));
+        return w;
+    }
+
+    /** Writes A and B together and lets it finish. */
+    static WriteStep writeBoth(EigerTestCluster c, EigerSession s, String a, String b) {
+        WriteStep w = c.startWrite(s, writes(a, b), FIRST);
+        c.deliverAll();
+        assertThat(w.isConfirmed()).isTrue();
+        return w;
+    }
+
+    @Test
+    void readWithoutConcurrentWritesTakesOneRound() {
+        EigerTestCluster c = new EigerTestCluster(2);
+        EigerSession writer = c.session(1), reader = c.session(2);
+        ReadStep empty = c.startRead(reader, List.of(A, B));
+        c.deliverAll();
+        assertThat(empty.result().rounds()).isEqualTo(1);
+        assertThat(empty.result().values().get(A)).isEqualTo(new ReadValue(A, null, 0));
+
+        WriteStep w = writeBoth(c, writer, "a1", "b1");
+        ReadStep r = c.startRead(reader, List.of(A, B));
+        c.deliverAll();
+        ReadResult res = r.result();
+        assertThat(res.rounds()).isEqualTo(1);
+        assertThat(res.secondRoundPartitions()).isZero();
+        assertThat(str(res.values().get(A))).isEqualTo("a1");
+        assertThat(str(res.values().get(B))).isEqualTo("b1");
+        assertThat(res.values().get(A).sequence()).isEqualTo(w.commitStamp());
+        assertThat(res.values().get(B).sequence()).isEqualTo(w.commitStamp());
+    }
+
+    /**
+     * A reads old at partition 0, then a 2-key write commits everywhere, then partition 1 answers with the new B: the
+     * intervals do not overlap, so a second round at partition 0 returns the new A.
+     */
+    @Test
+    void writeCommittingBetweenRoundOneAnswersForcesSecondRound() {
+        for (Set<EigerBug> bugs : List.of(Set.<EigerBug>of(), Set.of(EigerBug.FIRST_ROUND_ONLY))) {
+            EigerTestCluster c = new EigerTestCluster(2, PartitionConfig.defaults(), bugs);
+            EigerSession writer = c.session(1), reader = c.session(2);
+            writeBoth(c, writer, "a1", "b1");
+            ReadStep r = c.startRead(reader, List.of(A, B));
+            c.deliverFirst(request(Read1.class, 0));
+            WriteStep w2 = c.startWrite(writer, writes("a2", "b2"), FIRST);
+            c.deliverAll(e -> !(e instanceof EigerTestCluster.Request q && q.request() instanceof Read1 && q.partition() == 1)
+                    && !(e instanceof EigerTestCluster.Response));
+            assertThat(w2.isFinished()).isFalse(); // its reply is still in flight, but it committed at both partitions
+            c.deliverAll();
+            assertThat(w2.isConfirmed()).isTrue();
+            ReadResult res = r.result();
+            if (bugs.isEmpty()) {
+                assertThat(res.rounds()).isEqualTo(2);
+                assertThat(res.secondRoundPartitions()).isEqualTo(1);
+                assertThat(str(res.values().get(A))).isEqualTo("a2");
+                assertThat(str(res.values().get(B))).isEqualTo("b2");
+            } else {
+                // the broken client keeps a fractured read: old A, new B
+                assertThat(res.rounds()).isEqualTo(1);
+                assertThat(str(res.values().get(A))).isEqualTo("a1");
+                assertThat(str(res.values().get(B))).isEqualTo("b2");
+            }
+        }
+    }
+
+    /**
+     * Partition 0 coordinates and commits; partition 1's Commit is delayed, so B is still pending there. The reader sees
+     * the new A, so round two reads B at a time covered by the pending mark: partition 1 asks the coordinator (third
+     * round) and returns the committed B.
+     */
+    @Test
+    void pendingWriteAtReadTimeMakesTheCohortAskTheCoordinator() {
+        for (Set<EigerBug> bugs : List.of(Set.<EigerBug>of(), Set.of(EigerBug.IGNORE_PENDING))) {
+            EigerTestCluster c = new EigerTestCluster(2, PartitionConfig.defaults(), bugs);
+            EigerSession writer = c.session(1), reader = c.session(2);
+            writeBoth(c, writer, "a1", "b1");
+            WriteStep w2 = c.startWrite(writer, writes("a2", "b2"), FIRST);
+            c.deliverAll(e -> !peer(Commit.class).test(e));
+            assertThat(w2.isConfirmed()).isTrue();
+
+            ReadStep r = c.startRead(reader, List.of(A, B));
+            c.deliverAll(e -> !peer(Commit.class).test(e) && !peer(CheckTxn.class).test(e));
+            if (!bugs.isEmpty()) {
+                ReadResult res = r.result();
+                assertThat(res.rounds()).isEqualTo(2);
+                assertThat(str(res.values().get(A))).isEqualTo("a2");
+                assertThat(str(res.values().get(B))).isEqualTo("b1"); // fractured
+                continue;
+            }
+            assertThat(r.isFinished()).isFalse();
+            assertThat(c.partitions[1].metrics().thirdRounds()).isEqualTo(1);
+            c.deliverFirst(peer(CheckTxn.class));
+            c.deliverFirst(peer(CheckTxnReply.class));
+            c.deliverAll(e -> !peer(Commit.class).test(e));
+            ReadResult res = r.result();
+            assertThat(res.rounds()).isEqualTo(3);
+            assertThat(res.secondRoundPartitions()).isEqualTo(1);
+            assertThat(str(res.values().get(A))).isEqualTo("a2");
+            assertThat(str(res.values().get(B))).isEqualTo("b2");
+            assertThat(res.values().get(B).sequence()).isEqualTo(w2.commitStamp());
+            c.deliverAll(); // the late Commit is harmless
+            ReadStep again = c.startRead(reader, List.of(B));
+            c.deliverAll();
+            assertThat(str(again.result().values().get(B))).isEqualTo("b2");
+        }
+    }
+
+    /** The writer reads its own write at a cohort that has not received the Commit yet. */
+    @Test
+    void sessionReadsItsOwnWriteBeforeTheCohortKnowsItCommitted() {
+        EigerTestCluster c = new EigerTestCluster(2);
+        EigerSession writer = c.session(1);
+        writeBoth(c, writer, "a1", "b1");
+        WriteStep w2 = c.startWrite(writer, writes("a2", "b2"), FIRST);
+        c.deliverAll(e -> !peer(Commit.class).test(e));
+        assertThat(w2.isConfirmed()).isTrue();
+        ReadStep r = c.startRead(writer, List.of(B));
+        c.deliverAll(e -> !peer(Commit.class).test(e));
+        assertThat(str(r.result().values().get(B))).isEqualTo("b2");
+        assertThat(r.result().rounds()).isEqualTo(3);
+        assertThat(c.partitions[1].metrics().thirdRounds()).isEqualTo(1);
+    }
+
+    @Test
+    void roundTwoReadOfAKeyWithNoVersionReturnsAbsent() {
+        EigerTestCluster c = new EigerTestCluster(2);
+        List<EigerMessages.ReadReply> seen = new java.util.ArrayList<>();
+        c.partitions[0].onClientRequest(resp -> seen.add((EigerMessages.ReadReply) resp), new ReadAt(7, 0, List.of(A), 5));
+        assertThat(seen).hasSize(1);
+        assertThat(seen.get(0).requestId()).isEqualTo(7);
+        assertThat(seen.get(0).values().get(0).value()).isNull();
+        assertThat(seen.get(0).values().get(0).version()).isZero();
+    }
+}

@@ -1,5 +1,6 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.eiger.EigerProtocol;
 import io.fastccs.protocol.eventual.EventualProtocol;
 import io.fastccs.protocol.spi.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
@@ -13,7 +14,8 @@ public final class Protocols {
         return switch (protocol) {
             case FASTCCS -> new FastCcsProtocol();
             case EVENTUAL -> new EventualProtocol();
-            case EIGER, WREN -> throw new IllegalArgumentException(protocol.word() + " is not built yet");
+            case EIGER -> new EigerProtocol();
+            case WREN -> throw new IllegalArgumentException(protocol.word() + " is not built yet");
         };
     }
 }

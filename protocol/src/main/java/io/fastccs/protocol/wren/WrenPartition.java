@@ -225,6 +225,9 @@ final class WrenPartition implements PartitionServer {
         if (c.lt() > vv)
             return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "snapshot time " + c.lt()
                     + " is beyond this partition's installed time " + vv + "; no server gave it");
+        if (Hlc.physical(c.hwt()) > time.nowMicros() + config.transactionTimeoutMicros())
+            return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "write time " + Hlc.format(c.hwt())
+                    + " is more than the transaction timeout ahead of this partition's clock; no server gave it");
         List<KeyValue> writes = c.writes();
         if (writes == null || writes.isEmpty()) return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "no writes");
         if (writes.size() > config.maxKeysPerRequest())

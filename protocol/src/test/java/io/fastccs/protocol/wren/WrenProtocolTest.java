@@ -304,6 +304,8 @@ class WrenProtocolTest {
                 List.of(new KeyValue(mine, v("1")), new KeyValue(mine, v("2"))))), ErrorCode.INVALID_REQUEST);
         assertCode(sim.ask(0, new CommitRequest(13, null, glst, 0, List.of(new KeyValue(mine, v("1"))))), ErrorCode.INVALID_REQUEST);
         assertCode(sim.ask(0, new CommitRequest(14, t, -1, 0, List.of(new KeyValue(mine, v("1"))))), ErrorCode.INVALID_REQUEST);
+        assertCode(sim.ask(0, new CommitRequest(19, t, glst, Hlc.ofMicros(sim.now + 10 * FAST.transactionTimeoutMicros()),
+                List.of(new KeyValue(mine, v("1"))))), ErrorCode.INVALID_REQUEST);
         ClientResponse notCoordinator = sim.ask(0, new CommitRequest(15, t, glst, 0, List.of(new KeyValue(theirs, v("1")))));
         assertCode(notCoordinator, ErrorCode.NOT_OWNER);
         assertThat(((ErrorReply) notCoordinator).owner()).isEqualTo(1);

@@ -49,6 +49,8 @@ final class WrenSim {
     long now = 1_000_000;
     boolean randomOrder;
     double peerLoss;
+    /** Loss rate of client requests and responses. */
+    double clientLoss;
     /** Messages matching this are held back (not delivered) until {@link #release()}. */
     Predicate<Envelope> hold = e -> false;
     /** Peer messages matching this are dropped. */
@@ -122,6 +124,8 @@ final class WrenSim {
         if (e instanceof Peer p) {
             if (drop.test(p) || (peerLoss > 0 && random.nextDouble() < peerLoss)) return;
             partitions.get(p.to()).onPeerMessage(p.from(), p.message());
+        } else if (clientLoss > 0 && random.nextDouble() < clientLoss) {
+            return;
         } else if (e instanceof Request r) {
             partitions.get(r.to()).onClientRequest(resp -> pending.add(new Response(r.client(), resp)), r.request());
         } else if (e instanceof Response r) {

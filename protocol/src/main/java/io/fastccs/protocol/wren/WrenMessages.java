@@ -1,0 +1,243 @@
+package io.fastccs.protocol.wren;
+
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.ProtocolPeerMessage;
+import io.fastccs.protocol.messages.ProtocolRequest;
+import io.fastccs.protocol.messages.ProtocolResponse;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
+
+import java.util.List;
+
+/**
+ * Wren's messages (single datacenter). Timestamps are {@link Hlc} longs. Sizes count 8 bytes per long (a transaction id
+ * is two), 4 per int, enum or list length, 2 + length per key, 4 + length per value, plus the 4-byte frame; payload
+ * bytes are the keys' and values' bytes only. Records keep the lists they are given (no copies), so a partition can
+ * see and refuse malformed ones.
+ */
+public final class WrenMessages {
+    private WrenMessages() {
+    }
+
+    static final int FRAME = 4;
+    static final int LONG = 8;
+    static final int INT = 4;
+    static final int TXN = 16;
+
+    static int keySize(Key k) {
+        return 2 + (k == null ? 0 : k.length());
+    }
+
+    static int valueSize(byte[] v) {
+        return 4 + (v == null ? 0 : v.length);
+    }
+
+    static long keyBytes(Key k) {
+        return k == null ? 0 : k.length();
+    }
+
+    static long valueBytes(byte[] v) {
+        return v == null ? 0 : v.length;
+    }
+
+    static int writesSize(List<KeyValue> writes) {
+        int n = INT;
+        if (writes != null)
+            for (KeyValue kv : writes) n += kv == null ? 0 : keySize(kv.key()) + valueSize(kv.value());
+        return n;
+    }
+
+    static long writesPayload(List<KeyValue> writes) {
+        long n = 0;
+        if (writes != null)
+            for (KeyValue kv : writes) n += kv == null ? 0 : keyBytes(kv.key()) + valueBytes(kv.value());
+        return n;
+    }
+
+    // ---- client requests and responses ----
+
+    /** START: the client's stable time; the partition answers with its GLST, at least {@code lst}. */
+    public record Start(long requestId, long lst) implements ProtocolRequest {
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** The snapshot time {@code lt} a transaction reads at (and the client's new stable time). */
+    public record StartReply(long requestId, long lt) implements ProtocolResponse {
+        @Override
+        public int encodedSize() {
+            return FRAME + 2 * LONG;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** READ: the newest version at or below {@code lt} of each key (all owned by the asked partition). */
+    public record Slice(long requestId, List<Key> keys, long lt) implements ProtocolRequest {
+        @Override
+        public int encodedSize() {
+            int n = FRAME + 2 * LONG + INT;
+            if (keys != null) for (Key k : keys) n += keySize(k);
+            return n;
+        }
+
+        @Override
+        public long payloadBytes() {
+            long n = 0;
+            if (keys != null) for (Key k : keys) n += keyBytes(k);
+            return n;
+        }
+    }
+
+    /** One value per key asked, in the asked order; {@link ReadValue#sequence()} is the version's commit time. */
+    public record SliceReply(long requestId, List<ReadValue> values) implements ProtocolResponse {
+        @Override
+        public int encodedSize() {
+            int n = FRAME + LONG + INT;
+            for (ReadValue v : values) n += keySize(v.key()) + valueSize(v.value()) + LONG;
+            return n;
+        }
+
+        @Override
+        public long payloadBytes() {
+            long n = 0;
+            for (ReadValue v : values) n += keyBytes(v.key()) + valueBytes(v.value());
+            return n;
+        }
+    }
+
+    /**
+     * COMMIT to the coordinator (a participant): every write of the transaction, the client's snapshot time and its
+     * highest write time. The coordinator forwards each participant its share.
+     */
+    public record CommitRequest(long requestId, TxnId txnId, long lt, long hwt, List<KeyValue> writes)
+            implements ProtocolRequest {
+        @Override
+        public int encodedSize() {
+            return FRAME + LONG + TXN + 2 * LONG + writesSize(writes);
+        }
+
+        @Override
+        public long payloadBytes() {
+            return writesPayload(writes);
+        }
+    }
+
+    /** Asks the coordinator what became of a transaction; answered with a {@link CommitReply}. */
+    public record OutcomeRequest(long requestId, TxnId txnId) implements ProtocolRequest {
+        @Override
+        public int encodedSize() {
+            return FRAME + LONG + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** A transaction's outcome: COMMITTED with its commit time, ABORTED, or (to an outcome request) UNDECIDED. */
+    public record CommitReply(long requestId, TxnId txnId, Outcome outcome, long ct) implements ProtocolResponse {
+        @Override
+        public int encodedSize() {
+            return FRAME + LONG + TXN + INT + LONG;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    // ---- between partitions ----
+
+    /** Coordinator to participant: prepare above {@code ht}. */
+    public record Prepare(TxnId txnId, long ht, List<KeyValue> writes) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + TXN + LONG + writesSize(writes);
+        }
+
+        @Override
+        public long payloadBytes() {
+            return writesPayload(writes);
+        }
+    }
+
+    /** Participant to coordinator: prepared at {@code pt}. */
+    public record PrepareReply(TxnId txnId, long pt) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + TXN + LONG;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** Coordinator to participant: committed at {@code ct}. */
+    public record Commit(TxnId txnId, long ct) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + TXN + LONG;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** Coordinator to participant: aborted; drop the prepared writes. */
+    public record Abort(TxnId txnId) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** Participant to coordinator, for a transaction prepared longer than the timeout: answer Commit or Abort. */
+    public record CheckTxn(TxnId txnId) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + TXN;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+
+    /** STABILIZE: the sender's local stable time (its installed-up-to time VV). */
+    public record Lst(long lst) implements ProtocolPeerMessage {
+        @Override
+        public int encodedSize() {
+            return FRAME + LONG;
+        }
+
+        @Override
+        public long payloadBytes() {
+            return 0;
+        }
+    }
+}

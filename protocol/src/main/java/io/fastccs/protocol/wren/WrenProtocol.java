@@ -1,0 +1,55 @@
+package io.fastccs.protocol.wren;
+
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.protocol.api.TimeSource;
+import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.protocol.spi.ProtocolSession;
+
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * Wren (Spirovska, Didona, Zwaenepoel, DSN 2018), single datacenter, behind the protocol-neutral interfaces: hybrid
+ * clocks, a stable snapshot time fixed by a START round, reads that never block, writes acknowledged at commit and
+ * installed later, and a write cache that lets a session read its own writes before they are stable.
+ *
+ * <p>Commit stamps are {@link WrenStamp}s ordered by (commit time, transaction id).
+ */
+public final class WrenProtocol implements ProtocolFactory {
+    private final Set<WrenBug> bugs;
+
+    public WrenProtocol() {
+        this(Set.of());
+    }
+
+    /** Wren with deliberately broken behaviour, for tests of tests and of the history checker. */
+    public WrenProtocol(Set<WrenBug> bugs) {
+        this.bugs = bugs.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(bugs));
+    }
+
+    @Override
+    public Protocol protocol() {
+        return Protocol.WREN;
+    }
+
+    @Override
+    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
+        return new WrenPartition(self, config, topology, peers, time, bugs);
+    }
+
+    @Override
+    public ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds) {
+        return new WrenSession(topology, clientId, requestIds, bugs);
+    }
+
+    @Override
+    public Comparator<Object> arbitration() {
+        return (a, b) -> ((WrenStamp) a).compareTo((WrenStamp) b);
+    }
+}

@@ -3,6 +3,7 @@ package io.fastccs.protocol;
 import io.fastccs.protocol.eiger.EigerProtocol;
 import io.fastccs.protocol.eventual.EventualProtocol;
 import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.wren.WrenProtocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 
 /** The factory of each protocol, for hosts that choose one by its word. */
@@ -15,7 +16,7 @@ public final class Protocols {
             case FASTCCS -> new FastCcsProtocol();
             case EVENTUAL -> new EventualProtocol();
             case EIGER -> new EigerProtocol();
-            case WREN -> throw new IllegalArgumentException(protocol.word() + " is not built yet");
+            case WREN -> new WrenProtocol();
         };
     }
 }

@@ -1,7 +1,5 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.spi.RequestChecks;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -55,7 +53,7 @@ import java.util.TreeMap;
  * <p>Not thread-safe: the host calls every method from one thread (or under one lock). Time, messaging and storage
  * come in through the {@code api} interfaces, so the simulator and a Cassandra node run the same code.
  */
-public final class Partition implements PartitionServer {
+public final class Partition {
     private final int self;
     private final int n;
     private final PartitionConfig config;

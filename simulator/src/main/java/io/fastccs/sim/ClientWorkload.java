@@ -3,7 +3,7 @@ package io.fastccs.sim;
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.FastCcsProtocol;
+import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;

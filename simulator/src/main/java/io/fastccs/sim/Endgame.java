@@ -3,7 +3,7 @@ package io.fastccs.sim;
 import io.fastccs.check.Op;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadStep;
@@ -82,8 +82,8 @@ final class Endgame {
     private void finalReads() {
         for (int i = 0; i < partitions.count(); i++) {
             PartitionServer server = partitions.partition(i);
-            if (server instanceof Partition p && p.unsettledCount() > 0)
-                stats.invariantViolations.add("partition " + p.self() + " still has " + p.unsettledCount()
+            if (server instanceof FastCcsProtocol.Server s && s.partition().unsettledCount() > 0)
+                stats.invariantViolations.add("partition " + s.self() + " still has " + s.partition().unsettledCount()
                         + " unsettled transactions after quiescence");
         }
         TreeSet<Long> written = new TreeSet<>();

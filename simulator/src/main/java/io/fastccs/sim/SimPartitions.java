@@ -10,6 +10,7 @@ import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.spi.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
@@ -113,14 +114,14 @@ final class SimPartitions {
      * while the replies resting on the same writes may already have left.
      */
     private void noteSettled(int p, ReplicaGroup.Term term) {
-        Partition partition = (Partition) partitions[p];
+        Partition partition = fastccs(p);
         if (partition == null || groups[p].current() != term) return;
         long settled = partition.settledPrefix();
         if (settled == settledSeen[p]) return;
         settledSeen[p] = settled;
         long newsDelay = groupRandom.nextLong((long) (4 * cfg.meanDelayMicros()) + 1);
         term.afterCommit(() -> events.schedule(newsDelay, () -> {
-            if (partitions[p] == partition) partition.onSettledDurable(settled);
+            if (fastccs(p) == partition) partition.onSettledDurable(settled);
         }));
     }
 
@@ -131,7 +132,7 @@ final class SimPartitions {
     private boolean leavesAtOnce(int p, ClientResponse response) {
         if (groups == null || !(response instanceof ReadReply answer) || partitions[p] == null) return false;
         long shown = Math.max(answer.snapshot().get(p), answer.maxCommitClock().get(p));
-        return shown <= ((Partition) partitions[p]).readableSettled();
+        return shown <= fastccs(p).readableSettled();
     }
 
     /** Something partition p's current leader sends: with replica groups, it leaves once its step has committed. */
@@ -163,7 +164,7 @@ final class SimPartitions {
         if (groups == null) {
             PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
             partitions[p] = protocol.protocol() == Protocol.FASTCCS
-                    ? Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now)
+                    ? new FastCcsProtocol.Server(Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now))
                     : protocol.startPartition(p, cfg.partition(), topology, sink, events::now);
         } else {
             ReplicaGroup.Term term = groups[p].current(); // a deposed leader keeps sending through its own term
@@ -172,7 +173,7 @@ final class SimPartitions {
             term.step(() -> {
                 Partition started = Partition.start(p, cfg.partition(), topology, term.store(), sink, events::now);
                 started.trackDurableSettled();
-                partitions[p] = started;
+                partitions[p] = new FastCcsProtocol.Server(started);
             });
         }
         long tick = Math.min(cfg.partition().stabilizationIntervalMicros(), 5_000);
@@ -230,7 +231,7 @@ final class SimPartitions {
         long lease = electionTimeoutMin() * 9 / 10;
         long heal = election + 1 + groupRandom.nextLong(Math.max(2, cfg.faults().maxDowntimeMicros()));
         ReplicaGroup.Term term = groups[p].current();
-        Partition deposed = (Partition) partitions[p];
+        Partition deposed = fastccs(p);
         int epoch = epochs[p];
         term.cutOff(lease);
         stats.depositions++;
@@ -296,10 +297,10 @@ final class SimPartitions {
             };
             if (heldBack != null && request instanceof FirstRoundRead r && heldBack.holdsBack()) {
                 // As a node does while it loads the keys from disk: answered later, at the snapshot it arrived at.
-                Partition.ReadSnapshot arrival = ((Partition) partitions[partition]).readSnapshotNow();
+                Partition.ReadSnapshot arrival = fastccs(partition).readSnapshotNow();
                 events.schedule(heldBack.delay(), () -> {
                     if (!down[partition] && epochs[partition] == epoch)
-                        step(partition, () -> ((Partition) partitions[partition]).onFirstRoundRead(reply, r, arrival));
+                        step(partition, () -> fastccs(partition).onFirstRoundRead(reply, r, arrival));
                 });
                 return;
             }
@@ -333,6 +334,11 @@ final class SimPartitions {
     void holdBackReads(HeldBackReads heldBack) {
         requireFastCcs("held-back round ones");
         this.heldBack = heldBack;
+    }
+
+    /** The FastCCS partition p (null while it is down), for the hooks only FastCCS has. */
+    private Partition fastccs(int p) {
+        return partitions[p] == null ? null : ((FastCcsProtocol.Server) partitions[p]).partition();
     }
 
     private void requireFastCcs(String what) {

@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.FastCcsProtocol;
-import io.fastccs.protocol.Protocols;
+import io.fastccs.protocol.protocols.FastCcsProtocol;
+import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.check.History;
@@ -161,7 +161,7 @@ public final class Simulation {
         for (int p = 0; p < partitions.count(); p++) {
             PartitionServer server = partitions.partition(p);
             sb.append("\n  partition ").append(p).append(partitions.isDown(p) ? " DOWN" : server == null ? " null" : " " + server
-                    + (server instanceof Partition part ? " pending=" + part.pendingCount() + " svc=" + part.snapshot() : ""));
+                    + (server instanceof FastCcsProtocol.Server s ? " pending=" + s.partition().pendingCount() + " svc=" + s.partition().snapshot() : ""));
         }
         return sb.toString();
     }
@@ -170,7 +170,7 @@ public final class Simulation {
         long clockAhead = 0;
         List<PartitionMetrics> metrics = new ArrayList<>();
         for (int p = 0; p < partitions.count(); p++)
-            if (partitions.partition(p) instanceof Partition part) metrics.add(part.metrics());
+            if (partitions.partition(p) instanceof FastCcsProtocol.Server s) metrics.add(s.partition().metrics());
         for (PartitionMetrics m : metrics) clockAhead += m.clockAhead();
         History h = SimVerifier.verify(history, endgame.finalValues(), protocol.arbitration(), clockAhead, stats.invariantViolations);
         for (int p = 0; p < partitions.count(); p++) stats.versionsStored += partitions.store(p).versionCount();

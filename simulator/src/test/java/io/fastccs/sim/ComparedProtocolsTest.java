@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.CheckResult;
-import io.fastccs.protocol.Protocols;
+import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.eiger.EigerBug;
 import io.fastccs.protocol.eiger.EigerProtocol;
 import io.fastccs.protocol.spi.Protocol;

@@ -11,7 +11,7 @@ import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.spi.RequestChecks;
+import io.fastccs.protocol.RequestChecks;
 
 import java.util.ArrayList;
 import java.util.HashMap;

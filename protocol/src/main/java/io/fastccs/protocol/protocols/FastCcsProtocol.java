@@ -1,10 +1,19 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.protocols;
 
+import io.fastccs.protocol.ClientSession;
+import io.fastccs.protocol.Outgoing;
+import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.ReadTransaction;
+import io.fastccs.protocol.WriteTransaction;
+import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
+import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.primitives.Key;
@@ -26,8 +35,8 @@ import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
- * FastCCS behind the protocol-neutral interfaces: {@link Partition} is a {@link PartitionServer}, and a
- * {@link ClientSession}'s transactions are wrapped as step machines. Hosts that need FastCCS's own hooks (durable
+ * FastCCS behind the protocol-neutral interfaces: a {@link Partition} wrapped as a {@link PartitionServer}, and a
+ * {@link ClientSession}'s transactions wrapped as step machines (the core itself does not depend on the interfaces). Hosts that need FastCCS's own hooks (durable
  * stores, crash recovery, replica groups) keep using the classes directly.
  */
 public final class FastCcsProtocol implements ProtocolFactory {
@@ -39,7 +48,35 @@ public final class FastCcsProtocol implements ProtocolFactory {
     /** A partition on a fresh in-memory store (the neutral path has no crash recovery). */
     @Override
     public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
-        return Partition.start(self, config, topology, new InMemoryPartitionStore(), peers, time);
+        return new Server(Partition.start(self, config, topology, new InMemoryPartitionStore(), peers, time));
+    }
+
+    /** A FastCCS partition as a neutral server; hosts that need its own hooks reach it through {@link #partition()}. */
+    public record Server(Partition partition) implements PartitionServer {
+        @Override
+        public int self() {
+            return partition.self();
+        }
+
+        @Override
+        public void onClientRequest(ClientReply reply, ClientRequest request) {
+            partition.onClientRequest(reply, request);
+        }
+
+        @Override
+        public void onPeerMessage(int from, PeerMessage message) {
+            partition.onPeerMessage(from, message);
+        }
+
+        @Override
+        public void tick() {
+            partition.tick();
+        }
+
+        @Override
+        public String toString() {
+            return partition.toString();
+        }
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.protocols;
 
 import io.fastccs.protocol.eiger.EigerProtocol;
 import io.fastccs.protocol.eventual.EventualProtocol;

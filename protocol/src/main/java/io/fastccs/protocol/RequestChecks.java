@@ -1,6 +1,5 @@
-package io.fastccs.protocol.spi;
+package io.fastccs.protocol;
 
-import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;

@@ -164,11 +164,6 @@ public final class EigerMessages {
         public int encodedSize() {
             return FRAME + 2 * LONG + TXN;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     // ---------------------------------------------------------------- partition -> client
@@ -205,11 +200,6 @@ public final class EigerMessages {
         public int encodedSize() {
             return FRAME + 2 * LONG;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** The coordinator's answer to a write: COMMITTED with its stamp, or ABORTED (stamp 0). */
@@ -218,11 +208,6 @@ public final class EigerMessages {
         public int encodedSize() {
             return FRAME + 3 * LONG + 1;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** The answer to an {@link OutcomeQuery}; stamp 0 unless COMMITTED. */
@@ -230,11 +215,6 @@ public final class EigerMessages {
         @Override
         public int encodedSize() {
             return FRAME + 3 * LONG + 1;
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 
@@ -246,11 +226,6 @@ public final class EigerMessages {
         public int encodedSize() {
             return FRAME + 2 * LONG + TXN;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** The coordinator committed at {@code commitTime}. */
@@ -258,11 +233,6 @@ public final class EigerMessages {
         @Override
         public int encodedSize() {
             return FRAME + 2 * LONG + TXN;
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 
@@ -272,11 +242,6 @@ public final class EigerMessages {
         public int encodedSize() {
             return FRAME + LONG + TXN;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** A cohort applied a commit. */
@@ -284,11 +249,6 @@ public final class EigerMessages {
         @Override
         public int encodedSize() {
             return FRAME + LONG + TXN;
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 
@@ -304,11 +264,6 @@ public final class EigerMessages {
         @Override
         public int encodedSize() {
             return FRAME + 2 * LONG + INT + TXN * txnIds.size();
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 
@@ -327,11 +282,6 @@ public final class EigerMessages {
         @Override
         public int encodedSize() {
             return FRAME + LONG + INT + (TXN + 1 + LONG) * statuses.size();
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 }

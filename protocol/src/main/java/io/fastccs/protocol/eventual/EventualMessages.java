@@ -77,10 +77,5 @@ final class EventualMessages {
         public int encodedSize() {
             return FRAME + 2 * LONG;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 }

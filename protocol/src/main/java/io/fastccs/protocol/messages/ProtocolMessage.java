@@ -8,6 +8,8 @@ public interface ProtocolMessage {
     /** Bytes on the wire: the fields as a compact binary encoding would write them, plus the 4-byte frame length. */
     int encodedSize();
 
-    /** Bytes of keys and values among them; the rest is metadata. */
-    long payloadBytes();
+    /** Bytes of keys and values among them; the rest is metadata (all of it, for most messages). */
+    default long payloadBytes() {
+        return 0;
+    }
 }

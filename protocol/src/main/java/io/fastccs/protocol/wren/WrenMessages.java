@@ -64,11 +64,6 @@ public final class WrenMessages {
         public int encodedSize() {
             return FRAME + 2 * LONG;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** The snapshot time {@code lt} a transaction reads at (and the client's new stable time). */
@@ -76,11 +71,6 @@ public final class WrenMessages {
         @Override
         public int encodedSize() {
             return FRAME + 2 * LONG;
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 
@@ -141,11 +131,6 @@ public final class WrenMessages {
         public int encodedSize() {
             return FRAME + LONG + TXN;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** A transaction's outcome: COMMITTED with its commit time, ABORTED, or (to an outcome request) UNDECIDED. */
@@ -153,11 +138,6 @@ public final class WrenMessages {
         @Override
         public int encodedSize() {
             return FRAME + LONG + TXN + INT + LONG;
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 
@@ -182,11 +162,6 @@ public final class WrenMessages {
         public int encodedSize() {
             return FRAME + TXN + LONG;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** Coordinator to participant: committed at {@code ct}. */
@@ -194,11 +169,6 @@ public final class WrenMessages {
         @Override
         public int encodedSize() {
             return FRAME + TXN + LONG;
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 
@@ -208,11 +178,6 @@ public final class WrenMessages {
         public int encodedSize() {
             return FRAME + TXN;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** Participant to coordinator, for a transaction prepared longer than the timeout: answer Commit or Abort. */
@@ -221,11 +186,6 @@ public final class WrenMessages {
         public int encodedSize() {
             return FRAME + TXN;
         }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
-        }
     }
 
     /** STABILIZE: the sender's local stable time (its installed-up-to time VV). */
@@ -233,11 +193,6 @@ public final class WrenMessages {
         @Override
         public int encodedSize() {
             return FRAME + LONG;
-        }
-
-        @Override
-        public long payloadBytes() {
-            return 0;
         }
     }
 }

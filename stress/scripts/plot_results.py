@@ -146,30 +146,40 @@ def plot_replication(data, out_dir):
     return out
 
 
-def plot_sim_rounds(data, out_dir):
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    by = defaultdict(list)
-    for r in data:
-        by[r["write_fraction"]].append(r)
-    for wf, rs in sorted(by.items()):
-        rs.sort(key=lambda r: int(r["partitions"]))
-        xs = [int(r["partitions"]) for r in rs]
-        ax.plot(xs, [100 * float(r["second_round_share"]) for r in rs], marker="o", label=f"write fraction {wf}")
-        ax2.plot(xs, [float(r["throughput_txn_per_s"]) for r in rs], marker="o", label=f"write fraction {wf}")
-    for a in (ax, ax2):
+def plot_vs_partitions(groups, left, right, title, out, adjust=None):
+    """Two panels against simulated partitions, a line per group (label, rows, plot style); left and right are
+    (y label, value of a row); adjust(axes) may change the axes before the figure is saved."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for label, group, style in groups:
+        group = sorted(group, key=lambda r: int(r["partitions"]))
+        xs = [int(r["partitions"]) for r in group]
+        for a, (_, value) in zip(axes, (left, right)):
+            a.plot(xs, [value(r) for r in group], label=label, **style)
+    for a, (ylabel, _) in zip(axes, (left, right)):
         a.set_xscale("log", base=2)
         a.set_xlabel("partitions (simulated)")
+        a.set_ylabel(ylabel)
         a.grid(alpha=0.3)
         a.legend(fontsize=8)
-    ax.set_ylabel("second-round reads (%)")
-    ax2.set_ylabel("throughput (transactions/s, simulated)")
-    fig.suptitle("Figures 4.6/4.8 on the simulator (beyond this machine): second rounds and throughput vs partitions",
-                 fontsize=10)
+    if adjust:
+        adjust(axes)
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    out = os.path.join(out_dir, "sim-rounds.png")
     fig.savefig(out, dpi=110)
     plt.close(fig)
     return out
+
+
+def plot_sim_rounds(data, out_dir):
+    by = defaultdict(list)
+    for r in data:
+        by[r["write_fraction"]].append(r)
+    return plot_vs_partitions(
+        [(f"write fraction {wf}", rs, {"marker": "o"}) for wf, rs in sorted(by.items())],
+        ("second-round reads (%)", lambda r: 100 * float(r["second_round_share"])),
+        ("throughput (transactions/s, simulated)", lambda r: float(r["throughput_txn_per_s"])),
+        "Figures 4.6/4.8 on the simulator (beyond this machine): second rounds and throughput vs partitions",
+        os.path.join(out_dir, "sim-rounds.png"))
 
 
 PROTOCOLS = {"fastccs": ("FastCCS", "tab:blue", "o"), "eiger": ("Eiger", "tab:red", "v"),
@@ -178,33 +188,26 @@ PROTOCOLS = {"fastccs": ("FastCCS", "tab:blue", "o"), "eiger": ("Eiger", "tab:re
 
 def plot_sim_protocols(data, out_dir):
     """Figure 4.8(b) with every protocol: rounds per read and metadata per transaction against partitions."""
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     by = defaultdict(list)
     for r in data:
         by[r["protocol"]].append(r)
+    groups = []
     for proto, rs in by.items():
         label, color, marker = PROTOCOLS.get(proto, (proto, None, "x"))
-        rs.sort(key=lambda r: int(r["partitions"]))
-        xs = [int(r["partitions"]) for r in rs]
-        ax.plot(xs, [float(r["rounds_per_read"]) for r in rs], marker=marker, color=color, label=label)
-        ax2.plot(xs, [float(r["metadata_bytes_per_txn"]) for r in rs], marker=marker, color=color, label=label)
-    for a in (ax, ax2):
-        a.set_xscale("log", base=2)
-        a.set_xlabel("partitions (simulated)")
-        a.grid(alpha=0.3)
-        a.legend(fontsize=8)
-    ax.set_ylabel("client rounds per read-only transaction")
-    ax.set_ylim(bottom=0)
-    ax2.set_ylabel("metadata bytes per transaction")
-    ax2.set_yscale("log")
+        groups.append((label, rs, {"marker": marker, "color": color}))
+
+    def adjust(axes):
+        axes[0].set_ylim(bottom=0)
+        axes[1].set_yscale("log")
+
     wfs = sorted({r["write_fraction"] for r in data})
-    fig.suptitle("Figure 4.8(b) on the simulator, every protocol: rounds per read and metadata vs partitions"
-                 " (write fraction " + ", ".join(wfs) + ")", fontsize=10)
-    fig.tight_layout()
-    out = os.path.join(out_dir, "sim-protocols.png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return plot_vs_partitions(
+        groups,
+        ("client rounds per read-only transaction", lambda r: float(r["rounds_per_read"])),
+        ("metadata bytes per transaction", lambda r: float(r["metadata_bytes_per_txn"])),
+        "Figure 4.8(b) on the simulator, every protocol: rounds per read and metadata vs partitions"
+        " (write fraction " + ", ".join(wfs) + ")",
+        os.path.join(out_dir, "sim-protocols.png"), adjust)
 
 
 def plot_soak(path, out_dir):

@@ -27,7 +27,7 @@ public final class RequestChecks {
 
     /** Null if {@code keys} are a valid read of this partition, else the error to answer. */
     public ErrorReply keys(long requestId, List<Key> keys) {
-        if (keys.isEmpty()) return invalid(requestId, "no keys");
+        if (keys == null || keys.isEmpty()) return invalid(requestId, "no keys");
         if (keys.size() > config.maxKeysPerRequest())
             return invalid(requestId, keys.size() + " keys, more than the maximum of " + config.maxKeysPerRequest());
         Set<Key> seen = new HashSet<>();
@@ -39,14 +39,27 @@ public final class RequestChecks {
         return null;
     }
 
-    /** Null if {@code writes} are a valid write at this partition, else the error to answer. */
+    /** Null if {@code writes} are a valid write at this partition (every key its own), else the error to answer. */
     public ErrorReply writes(long requestId, List<KeyValue> writes) {
-        if (writes.isEmpty()) return invalid(requestId, "no writes");
+        return writes(requestId, writes, true);
+    }
+
+    /**
+     * Null if {@code writes} are well formed, wherever their keys live (a coordinator that hands each participant its
+     * share), else the error to answer.
+     */
+    public ErrorReply writesOfAnyPartition(long requestId, List<KeyValue> writes) {
+        return writes(requestId, writes, false);
+    }
+
+    private ErrorReply writes(long requestId, List<KeyValue> writes, boolean ownedHere) {
+        if (writes == null || writes.isEmpty()) return invalid(requestId, "no writes");
         if (writes.size() > config.maxKeysPerRequest())
             return invalid(requestId, writes.size() + " writes, more than the maximum of " + config.maxKeysPerRequest());
         Set<Key> seen = new HashSet<>();
         for (KeyValue kv : writes) {
-            ErrorReply e = key(requestId, kv.key());
+            if (kv == null) return invalid(requestId, "a missing write");
+            ErrorReply e = ownedHere ? key(requestId, kv.key()) : wellFormed(requestId, kv.key());
             if (e != null) return e;
             if (!seen.add(kv.key())) return invalid(requestId, "key " + kv.key() + " written twice");
             if (kv.value() == null || kv.value().length == 0) return invalid(requestId, "empty value for key " + kv.key());
@@ -59,13 +72,19 @@ public final class RequestChecks {
 
     /** Null if {@code key} is a valid key owned by this partition, else the error to answer. */
     public ErrorReply key(long requestId, Key key) {
-        if (key.length() == 0) return invalid(requestId, "empty key");
-        if (key.length() > config.maxKeyBytes())
-            return invalid(requestId, "key of " + key.length() + " bytes, more than the maximum of " + config.maxKeyBytes());
+        ErrorReply e = wellFormed(requestId, key);
+        if (e != null) return e;
         int owner = topology.ownerOf(key);
         if (owner != self)
             return new ErrorReply(requestId, ErrorCode.NOT_OWNER,
                     "key " + key + " is owned by partition " + owner + ", not " + self, owner);
+        return null;
+    }
+
+    private ErrorReply wellFormed(long requestId, Key key) {
+        if (key == null || key.length() == 0) return invalid(requestId, "empty key");
+        if (key.length() > config.maxKeyBytes())
+            return invalid(requestId, "key of " + key.length() + " bytes, more than the maximum of " + config.maxKeyBytes());
         return null;
     }
 

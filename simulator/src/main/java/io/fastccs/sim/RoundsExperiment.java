@@ -47,34 +47,37 @@ public final class RoundsExperiment implements Callable<Integer> {
             System.out.printf("%-9s %10s %6s %12s %10s %9s %9s %10s %11s %9s%n", "protocol", "partitions", "writes", "txn/s(sim)",
                     "2nd-round", "read p99", "write p99", "msgs/txn", "meta B/txn", "verdict");
             List<Protocol> chosen = protocols.stream().map(Protocol::parse).toList();
-            for (int n : partitions) {
-                for (double wf : writeFractions) {
-                  for (Protocol protocol : chosen) {
-                    SimConfig config = SimConfig.builder().partitions(n).clients(clients).writeFraction(wf).transactions(txns)
-                            .partition(PartitionConfig.builder().stabilizationIntervalMicros(SimConfig.defaultStabilizationMicros(n)).build())
-                            .protocol(protocol).build();
-                    SimResult r = new Simulation(config, seed).run();
-                    SimStats s = r.stats();
-                    double t = Math.max(1, s.transactions());
-                    // Eventual consistency may show anomalies (finding them is the checker's job), nothing else.
-                    boolean passed = protocol == Protocol.EVENTUAL ? r.stats().invariantViolations.isEmpty() : r.clean();
-                    String verdict = r.clean() ? "CLEAN" : passed ? "ANOMALIES" : "FAILED";
-                    clean &= passed;
-                    csv.printf(Locale.ROOT, "%s,%d,%.2f,%d,%d,%.0f,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.1f,%.0f,%.0f,%d,%s%n", protocol.word(), n, wf, seed,
-                            s.transactions(), s.throughput(), s.secondRoundShare(), s.meanRoundsPerRead(),
-                            s.readLatency().quantile(0.5) / 1000.0, s.readLatency().quantile(0.99) / 1000.0,
-                            s.writeLatency().mean() / 1000, s.writeLatency().quantile(0.99) / 1000.0,
-                            s.messages() / t, s.bytes() / t, s.metadataBytes() / t, r.check().totalAnomalies(), verdict);
-                    csv.flush();
-                    System.out.printf(Locale.ROOT, "%-9s %10d %6.2f %12.0f %9.3f%% %7.2fms %7.2fms %10.1f %11.0f %9s%n", protocol.word(), n, wf,
-                            s.throughput(), 100 * s.secondRoundShare(), s.readLatency().quantile(0.99) / 1000.0,
-                            s.writeLatency().quantile(0.99) / 1000.0, s.messages() / t, s.metadataBytes() / t, verdict);
-                  }
-                }
-            }
+            for (int n : partitions)
+                for (double wf : writeFractions)
+                    for (Protocol protocol : chosen) clean &= runPoint(csv, protocol, n, wf);
         }
         System.out.println("wrote " + out);
         return clean ? 0 : 1;
+    }
+
+    /** One run at one point, a CSV row and a printed line; whether it passed. */
+    private boolean runPoint(PrintWriter csv, Protocol protocol, int n, double wf) {
+        SimConfig config = SimConfig.builder().partitions(n).clients(clients).writeFraction(wf).transactions(txns)
+                .partition(PartitionConfig.builder().stabilizationIntervalMicros(SimConfig.defaultStabilizationMicros(n)).build())
+                .protocol(protocol).build();
+        SimResult r = new Simulation(config, seed).run();
+        SimStats s = r.stats();
+        double t = Math.max(1, s.transactions());
+        // Eventual consistency may show anomalies (finding them is the checker's job), nothing else.
+        boolean passed = protocol == Protocol.EVENTUAL
+                ? s.invariantViolations().isEmpty() && s.unexpectedErrors().isEmpty() : r.clean();
+        String verdict = r.clean() ? "CLEAN" : passed ? "ANOMALIES" : "FAILED";
+        csv.printf(Locale.ROOT, "%s,%d,%.2f,%d,%d,%.0f,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.1f,%.0f,%.0f,%d,%s%n", protocol.word(), n, wf, seed,
+                s.transactions(), s.throughput(), s.secondRoundShare(), s.meanRoundsPerRead(),
+                s.readLatency().quantile(0.5) / 1000.0, s.readLatency().quantile(0.99) / 1000.0,
+                s.writeLatency().mean() / 1000, s.writeLatency().quantile(0.99) / 1000.0,
+                s.messages() / t, s.bytes() / t, s.metadataBytes() / t, r.check().totalAnomalies(), verdict);
+        csv.flush();
+        System.out.printf(Locale.ROOT, "%-9s %10d %6.2f %12.0f %9.3f%% %7.2fms %7.2fms %10.1f %11.0f %9s%n", protocol.word(), n, wf,
+                s.throughput(), 100 * s.secondRoundShare(), s.readLatency().quantile(0.99) / 1000.0,
+                s.writeLatency().quantile(0.99) / 1000.0, s.messages() / t, s.metadataBytes() / t, verdict);
+        if (!passed) System.out.println("  replay: " + r.replayCommand());
+        return passed;
     }
 
     public static void main(String[] args) {

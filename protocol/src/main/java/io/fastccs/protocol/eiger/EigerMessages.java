@@ -1,5 +1,7 @@
 package io.fastccs.protocol.eiger;
 
+import static io.fastccs.protocol.messages.WireSizes.*;
+
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ProtocolPeerMessage;
@@ -17,43 +19,6 @@ import java.util.List;
  */
 public final class EigerMessages {
     private EigerMessages() {
-    }
-
-    static final int FRAME = 4;
-    static final int LONG = 8;
-    static final int INT = 4;
-    static final int TXN = 16;
-
-    static int keySize(Key k) {
-        return 2 + k.length();
-    }
-
-    static int valueSize(byte[] v) {
-        return 4 + (v == null ? 0 : v.length);
-    }
-
-    static int keysSize(List<Key> keys) {
-        int n = INT;
-        for (Key k : keys) n += keySize(k);
-        return n;
-    }
-
-    static long keyBytes(List<Key> keys) {
-        long n = 0;
-        for (Key k : keys) n += k.length();
-        return n;
-    }
-
-    static int writesSize(List<KeyValue> writes) {
-        int n = INT;
-        for (KeyValue kv : writes) n += keySize(kv.key()) + valueSize(kv.value());
-        return n;
-    }
-
-    static long writeBytes(List<KeyValue> writes) {
-        long n = 0;
-        for (KeyValue kv : writes) n += kv.key().length() + (kv.value() == null ? 0 : kv.value().length);
-        return n;
     }
 
     /** One dependency: a key (the coordinator key of a transaction, or the key itself) and a version. */
@@ -94,7 +59,7 @@ public final class EigerMessages {
 
         @Override
         public long payloadBytes() {
-            return keyBytes(keys);
+            return keysPayload(keys);
         }
     }
 
@@ -111,7 +76,7 @@ public final class EigerMessages {
 
         @Override
         public long payloadBytes() {
-            return keyBytes(keys);
+            return keysPayload(keys);
         }
     }
 
@@ -129,7 +94,7 @@ public final class EigerMessages {
 
         @Override
         public long payloadBytes() {
-            return writeBytes(writes);
+            return writesPayload(writes);
         }
     }
 
@@ -154,7 +119,7 @@ public final class EigerMessages {
 
         @Override
         public long payloadBytes() {
-            return writeBytes(writes);
+            return writesPayload(writes);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.fastccs.protocol.eiger;
 
 import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.RequestChecks;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
@@ -62,6 +63,7 @@ public final class EigerPartition implements PartitionServer {
     private final int self;
     private final PartitionConfig config;
     private final Topology topology;
+    private final RequestChecks checks;
     private final PeerSink peers;
     private final TimeSource time;
     private final Set<EigerBug> bugs;
@@ -182,6 +184,7 @@ public final class EigerPartition implements PartitionServer {
         this.self = self;
         this.config = config;
         this.topology = topology;
+        this.checks = new RequestChecks(config, topology, self);
         this.peers = peers;
         this.time = time;
         this.bugs = bugs;
@@ -600,48 +603,14 @@ public final class EigerPartition implements PartitionServer {
 
     private ErrorReply checkKeys(long requestId, long remote, List<Key> ks) {
         ErrorReply e = checkClock(requestId, remote);
-        if (e != null) return e;
-        if (ks.isEmpty()) return invalid(requestId, "no keys");
-        if (ks.size() > config.maxKeysPerRequest())
-            return invalid(requestId, ks.size() + " keys, more than the maximum of " + config.maxKeysPerRequest());
-        Set<Key> seen = new HashSet<>();
-        for (Key k : ks) {
-            e = checkKey(requestId, k, self);
-            if (e != null) return e;
-            if (!seen.add(k)) return invalid(requestId, "key " + k + " appears twice");
-        }
-        return null;
-    }
-
-    private ErrorReply checkKey(long requestId, Key key, int expectedOwner) {
-        if (key == null || key.length() == 0) return invalid(requestId, "empty key");
-        if (key.length() > config.maxKeyBytes())
-            return invalid(requestId, "key of " + key.length() + " bytes, more than the maximum of " + config.maxKeyBytes());
-        int owner = topology.ownerOf(key);
-        if (owner != expectedOwner)
-            return new ErrorReply(requestId, ErrorCode.NOT_OWNER,
-                    "key " + key + " is owned by partition " + owner + ", not " + expectedOwner, owner);
-        return null;
+        return e != null ? e : checks.keys(requestId, ks);
     }
 
     private ErrorReply checkWrites(long requestId, long remote, TxnId txnId, List<KeyValue> writes) {
         ErrorReply e = checkClock(requestId, remote);
         if (e != null) return e;
         if (txnId == null) return invalid(requestId, "no transaction id");
-        if (writes.isEmpty()) return invalid(requestId, "no writes");
-        if (writes.size() > config.maxKeysPerRequest())
-            return invalid(requestId, writes.size() + " writes, more than the maximum of " + config.maxKeysPerRequest());
-        Set<Key> seen = new HashSet<>();
-        for (KeyValue kv : writes) {
-            e = checkKey(requestId, kv.key(), self);
-            if (e != null) return e;
-            if (!seen.add(kv.key())) return invalid(requestId, "key " + kv.key() + " written twice");
-            if (kv.value() == null || kv.value().length == 0) return invalid(requestId, "empty value for key " + kv.key());
-            if (kv.value().length > config.maxValueBytes())
-                return invalid(requestId, "value of " + kv.value().length + " bytes for key " + kv.key()
-                        + ", more than the maximum of " + config.maxValueBytes());
-        }
-        return null;
+        return checks.writes(requestId, writes);
     }
 
     private ErrorReply checkCohortWrite(CohortWrite w) {
@@ -662,7 +631,7 @@ public final class EigerPartition implements PartitionServer {
     private ErrorReply checkCoordWrite(CoordWrite w) {
         ErrorReply e = checkWrites(w.requestId(), w.clock(), w.txnId(), w.writes());
         if (e != null) return e;
-        e = checkKey(w.requestId(), w.coordKey(), self);
+        e = checks.key(w.requestId(), w.coordKey());
         if (e != null) return e;
         int n = topology.partitions();
         if (w.participants().isEmpty() || w.participants().size() > n) return invalid(w.requestId(), "bad participant list " + w.participants());
@@ -676,7 +645,7 @@ public final class EigerPartition implements PartitionServer {
     }
 
     private static ErrorReply invalid(long requestId, String message) {
-        return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, message);
+        return RequestChecks.invalid(requestId, message);
     }
 
     @Override

@@ -21,6 +21,8 @@ import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.spi.AbstractReadStep;
+import io.fastccs.protocol.spi.AbstractWriteStep;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadResult;
 import io.fastccs.protocol.spi.ReadStep;
@@ -102,16 +104,13 @@ public final class EigerSession implements ProtocolSession {
      * this; without it a one-key read at a cohort that has not yet received the Commit of the session's own write
      * returns the old value).
      */
-    final class ReadTxn implements ReadStep {
+    final class ReadTxn extends AbstractReadStep {
         private final List<Key> keys;
         private final Map<Long, Integer> awaiting = new LinkedHashMap<>();
         private final Map<Key, KeyVersion> got = new LinkedHashMap<>();
         private int round;
         private boolean waited;
         private int secondRoundPartitions;
-        private boolean finished;
-        private ReadResult result;
-        private ErrorReply failure;
 
         ReadTxn(List<Key> keys) {
             this.keys = keys;
@@ -121,7 +120,7 @@ public final class EigerSession implements ProtocolSession {
         public List<Outgoing> start() {
             round = 1;
             List<Outgoing> out = new ArrayList<>();
-            for (Map.Entry<Integer, List<Key>> e : byOwner(keys).entrySet()) {
+            for (Map.Entry<Integer, List<Key>> e : topology.byOwner(keys).entrySet()) {
                 long id = requestIds.getAsLong();
                 awaiting.put(id, e.getKey());
                 out.add(new Outgoing(e.getKey(), new Read1(id, clock, e.getValue())));
@@ -131,7 +130,7 @@ public final class EigerSession implements ProtocolSession {
 
         @Override
         public List<Outgoing> onResponse(ClientResponse response) {
-            if (finished || !awaiting.containsKey(response.requestId())) return List.of();
+            if (isFinished() || !awaiting.containsKey(response.requestId())) return List.of();
             awaiting.remove(response.requestId());
             if (response instanceof ErrorReply e) {
                 fail(e);
@@ -171,7 +170,7 @@ public final class EigerSession implements ProtocolSession {
             for (Key k : keys) if (got.get(k).lvt() < t) again.add(k);
             round = 2;
             List<Outgoing> out = new ArrayList<>();
-            for (Map.Entry<Integer, List<Key>> e : byOwner(again).entrySet()) {
+            for (Map.Entry<Integer, List<Key>> e : topology.byOwner(again).entrySet()) {
                 long id = requestIds.getAsLong();
                 awaiting.put(id, e.getKey());
                 out.add(new Outgoing(e.getKey(), new ReadAt(id, clock, e.getValue(), t)));
@@ -181,7 +180,6 @@ public final class EigerSession implements ProtocolSession {
         }
 
         private void finish(int rounds) {
-            finished = true;
             Map<Key, ReadValue> values = new LinkedHashMap<>();
             for (Key k : keys) {
                 KeyVersion kv = got.get(k);
@@ -193,40 +191,9 @@ public final class EigerSession implements ProtocolSession {
                     deps.put(kv.coordKey() != null ? kv.coordKey() : k, kv.version());
                 }
             }
-            result = new ReadResult(values, rounds, rounds == 1 ? 0 : secondRoundPartitions);
+            succeed(new ReadResult(values, rounds, rounds == 1 ? 0 : secondRoundPartitions));
         }
 
-        private void fail(ErrorReply e) {
-            finished = true;
-            failure = e;
-        }
-
-        @Override
-        public boolean isFinished() {
-            return finished;
-        }
-
-        @Override
-        public boolean succeeded() {
-            return finished && failure == null;
-        }
-
-        @Override
-        public ReadResult result() {
-            if (result == null) throw new IllegalStateException("the read has not succeeded");
-            return result;
-        }
-
-        @Override
-        public ErrorReply failure() {
-            return failure;
-        }
-    }
-
-    private TreeMap<Integer, List<Key>> byOwner(Collection<Key> keys) {
-        TreeMap<Integer, List<Key>> out = new TreeMap<>();
-        for (Key k : keys) out.computeIfAbsent(topology.ownerOf(k), p -> new ArrayList<>()).add(k);
-        return out;
     }
 
     /**
@@ -234,18 +201,14 @@ public final class EigerSession implements ProtocolSession {
      * key a random key it owns among the writes) gets every participant and the dependency set. Confirmed when the
      * coordinator answers COMMITTED.
      */
-    final class WriteTxn implements WriteStep {
-        private final TxnId txnId;
+    final class WriteTxn extends AbstractWriteStep {
         private final int coordinator;
         private final List<Outgoing> requests = new ArrayList<>();
         private final Set<Long> ours = new HashSet<>();
-        private Outcome outcome = Outcome.UNDECIDED;
-        private Long stamp;
-        private ErrorReply failure;
-        private boolean finished;
 
         WriteTxn(Map<Key, byte[]> writes, RandomGenerator random) {
-            txnId = new TxnId(clientId, ++txnSeq);
+            super(new TxnId(clientId, ++txnSeq));
+            TxnId txnId = txnId();
             TreeMap<Integer, List<KeyValue>> byOwner = new TreeMap<>();
             for (Map.Entry<Key, byte[]> e : writes.entrySet())
                 byOwner.computeIfAbsent(topology.ownerOf(e.getKey()), p -> new ArrayList<>()).add(new KeyValue(e.getKey(), e.getValue()));
@@ -263,11 +226,6 @@ public final class EigerSession implements ProtocolSession {
             }
         }
 
-        @Override
-        public TxnId txnId() {
-            return txnId;
-        }
-
         /** The coordinator partition. */
         public int coordinator() {
             return coordinator;
@@ -280,7 +238,7 @@ public final class EigerSession implements ProtocolSession {
 
         @Override
         public List<Outgoing> onResponse(ClientResponse response) {
-            if (!ours.contains(response.requestId()) || outcome != Outcome.UNDECIDED) return List.of();
+            if (!ours.contains(response.requestId()) || outcome() != Outcome.UNDECIDED) return List.of();
             if (response instanceof WriteAck a) receive(a.clock());
             else if (response instanceof WriteReply w) {
                 receive(w.clock());
@@ -289,31 +247,26 @@ public final class EigerSession implements ProtocolSession {
                 receive(o.clock());
                 decided(o.outcome(), o.stamp());
             } else if (response instanceof ErrorReply e) {
-                failure = e;
-                finished = true;
+                failed(e);
                 // A refused request (bad input, wrong owner) stores nothing: that participant never votes, so the
                 // coordinator cannot commit. Other errors say nothing certain.
-                if (e.code() == ErrorCode.INVALID_REQUEST || e.code() == ErrorCode.NOT_OWNER) outcome = Outcome.ABORTED;
+                if (e.code() == ErrorCode.INVALID_REQUEST || e.code() == ErrorCode.NOT_OWNER) aborted();
             } else {
-                failure = ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a write: " + response);
-                finished = true;
+                failed(ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a write: " + response));
             }
             return List.of();
         }
 
         private void decided(Outcome o, long s) {
             if (o == Outcome.COMMITTED) {
-                outcome = Outcome.COMMITTED;
-                stamp = s;
-                finished = true;
-                failure = null;
+                committed(s);
+                failed(null);
                 floor = Math.max(floor, EigerPartition.commitTimeOf(s));
                 deps.clear();
                 deps.put(coordKeyOf(), s);
             } else if (o == Outcome.ABORTED) {
-                outcome = Outcome.ABORTED;
-                finished = true;
-                failure = null;
+                aborted();
+                failed(null);
             }
         }
 
@@ -323,35 +276,10 @@ public final class EigerSession implements ProtocolSession {
         }
 
         @Override
-        public boolean isFinished() {
-            return finished;
-        }
-
-        @Override
-        public boolean isConfirmed() {
-            return outcome == Outcome.COMMITTED;
-        }
-
-        @Override
-        public Outcome outcome() {
-            return outcome;
-        }
-
-        @Override
-        public Object commitStamp() {
-            return stamp;
-        }
-
-        @Override
-        public ErrorReply failure() {
-            return failure;
-        }
-
-        @Override
         public Outgoing queryOutcome() {
             long id = requestIds.getAsLong();
             ours.add(id);
-            return new Outgoing(coordinator, new OutcomeQuery(id, clock, txnId));
+            return new Outgoing(coordinator, new OutcomeQuery(id, clock, txnId()));
         }
     }
 }

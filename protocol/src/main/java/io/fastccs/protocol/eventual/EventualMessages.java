@@ -1,5 +1,7 @@
 package io.fastccs.protocol.eventual;
 
+import static io.fastccs.protocol.messages.WireSizes.*;
+
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.ProtocolRequest;
 import io.fastccs.protocol.messages.ProtocolResponse;
@@ -14,26 +16,16 @@ final class EventualMessages {
     private EventualMessages() {
     }
 
-    private static final int FRAME = 4, LONG = 8, INT = 4;
-
-    static int keyBytes(Key k) {
-        return 2 + k.length();
-    }
-
     /** Read the newest value of each key. */
     record Read(long requestId, List<Key> keys) implements ProtocolRequest {
         @Override
         public int encodedSize() {
-            int size = FRAME + LONG + INT;
-            for (Key k : keys) size += keyBytes(k);
-            return size;
+            return FRAME + LONG + keysSize(keys);
         }
 
         @Override
         public long payloadBytes() {
-            long bytes = 0;
-            for (Key k : keys) bytes += k.length();
-            return bytes;
+            return keysPayload(keys);
         }
     }
 
@@ -41,16 +33,12 @@ final class EventualMessages {
     record ReadAnswer(long requestId, List<ReadValue> values, long time) implements ProtocolResponse {
         @Override
         public int encodedSize() {
-            int size = FRAME + LONG + LONG + INT;
-            for (ReadValue v : values) size += keyBytes(v.key()) + LONG + INT + (v.value() == null ? 0 : v.value().length);
-            return size;
+            return FRAME + 2 * LONG + readValuesSize(values);
         }
 
         @Override
         public long payloadBytes() {
-            long bytes = 0;
-            for (ReadValue v : values) bytes += v.key().length() + (v.value() == null ? 0 : v.value().length);
-            return bytes;
+            return readValuesPayload(values);
         }
     }
 
@@ -58,16 +46,12 @@ final class EventualMessages {
     record Write(long requestId, TxnId txnId, EventualStamp stamp, List<KeyValue> writes) implements ProtocolRequest {
         @Override
         public int encodedSize() {
-            int size = FRAME + LONG + 2 * LONG + EventualStamp.ENCODED_SIZE + INT;
-            for (KeyValue kv : writes) size += keyBytes(kv.key()) + INT + kv.value().length;
-            return size;
+            return FRAME + LONG + TXN + EventualStamp.ENCODED_SIZE + writesSize(writes);
         }
 
         @Override
         public long payloadBytes() {
-            long bytes = 0;
-            for (KeyValue kv : writes) bytes += kv.key().length() + kv.value().length;
-            return bytes;
+            return writesPayload(writes);
         }
     }
 

@@ -2,13 +2,15 @@ package io.fastccs.protocol.eventual;
 
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.spi.AbstractReadStep;
+import io.fastccs.protocol.spi.AbstractWriteStep;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadResult;
 import io.fastccs.protocol.spi.ReadStep;
@@ -20,7 +22,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
@@ -60,18 +62,30 @@ final class EventualSession implements ProtocolSession {
         return new Write(new TxnId(clientId, ++txnSequence), new LinkedHashMap<>(writes));
     }
 
-    private Map<Integer, List<Key>> byPartition(Collection<Key> keys) {
-        Map<Integer, List<Key>> parts = new TreeMap<>();
-        for (Key k : keys) parts.computeIfAbsent(topology.ownerOf(k), p -> new ArrayList<>()).add(k);
-        return parts;
+    /** The requests in flight of one transaction, each with its partition; answers to anything else are ignored. */
+    private final class InFlight {
+        private final Map<Long, Integer> partitions = new HashMap<>();
+
+        Outgoing send(int partition, LongFunction<ClientRequest> request) {
+            long id = requestIds.getAsLong();
+            partitions.put(id, partition);
+            return new Outgoing(partition, request.apply(id));
+        }
+
+        /** Whether {@code response} answers one of ours (it is then no longer in flight). */
+        boolean answered(ClientResponse response) {
+            return partitions.remove(response.requestId()) != null;
+        }
+
+        boolean allAnswered() {
+            return partitions.isEmpty();
+        }
     }
 
-    private final class Read implements ReadStep {
+    private final class Read extends AbstractReadStep {
         private final List<Key> keys;
-        private final Map<Long, Integer> pending = new HashMap<>();
+        private final InFlight inFlight = new InFlight();
         private final Map<Key, ReadValue> values = new HashMap<>();
-        private ErrorReply failure;
-        private boolean finished;
 
         Read(List<Key> keys) {
             this.keys = keys;
@@ -80,120 +94,61 @@ final class EventualSession implements ProtocolSession {
         @Override
         public List<Outgoing> start() {
             List<Outgoing> out = new ArrayList<>();
-            byPartition(keys).forEach((p, ks) -> {
-                long id = requestIds.getAsLong();
-                pending.put(id, p);
-                out.add(new Outgoing(p, new EventualMessages.Read(id, ks)));
-            });
+            topology.byOwner(keys).forEach((p, ks) -> out.add(inFlight.send(p, id -> new EventualMessages.Read(id, ks))));
             return out;
         }
 
         @Override
         public List<Outgoing> onResponse(ClientResponse response) {
-            if (finished || pending.remove(response.requestId()) == null) return List.of();
+            if (isFinished() || !inFlight.answered(response)) return List.of();
             if (response instanceof ErrorReply e) {
-                failure = e;
-                finished = true;
+                fail(e);
             } else if (response instanceof EventualMessages.ReadAnswer a) {
                 heard(a.time());
                 for (ReadValue v : a.values()) values.put(v.key(), v);
-                finished = pending.isEmpty();
+                if (inFlight.allAnswered()) {
+                    Map<Key, ReadValue> ordered = new LinkedHashMap<>();
+                    for (Key k : keys) ordered.put(k, values.get(k));
+                    succeed(new ReadResult(ordered, 1, 0));
+                }
             }
             return List.of();
         }
-
-        @Override
-        public boolean isFinished() {
-            return finished;
-        }
-
-        @Override
-        public boolean succeeded() {
-            return finished && failure == null;
-        }
-
-        @Override
-        public ReadResult result() {
-            Map<Key, ReadValue> ordered = new LinkedHashMap<>();
-            for (Key k : keys) ordered.put(k, values.get(k));
-            return new ReadResult(ordered, 1, 0);
-        }
-
-        @Override
-        public ErrorReply failure() {
-            return failure;
-        }
     }
 
-    private final class Write implements WriteStep {
-        private final TxnId txnId;
+    private final class Write extends AbstractWriteStep {
         private final Map<Key, byte[]> writes;
-        private final Map<Long, Integer> pending = new HashMap<>();
+        private final InFlight inFlight = new InFlight();
         private EventualStamp stamp;
-        private ErrorReply failure;
-        private boolean finished;
 
         Write(TxnId txnId, Map<Key, byte[]> writes) {
-            this.txnId = txnId;
+            super(txnId);
             this.writes = writes;
         }
 
         @Override
-        public TxnId txnId() {
-            return txnId;
-        }
-
-        @Override
         public List<Outgoing> start() {
-            stamp = new EventualStamp(++time, clientId, txnId.sequence());
+            stamp = new EventualStamp(++time, clientId, txnId().sequence());
             List<Outgoing> out = new ArrayList<>();
-            byPartition(writes.keySet()).forEach((p, ks) -> {
+            topology.byOwner(writes.keySet()).forEach((p, ks) -> {
                 List<KeyValue> kvs = new ArrayList<>(ks.size());
                 for (Key k : ks) kvs.add(new KeyValue(k, writes.get(k)));
-                long id = requestIds.getAsLong();
-                pending.put(id, p);
-                out.add(new Outgoing(p, new EventualMessages.Write(id, txnId, stamp, kvs)));
+                out.add(inFlight.send(p, id -> new EventualMessages.Write(id, txnId(), stamp, kvs)));
             });
             return out;
         }
 
-        @Override
-        public List<Outgoing> onResponse(ClientResponse response) {
-            if (finished || pending.remove(response.requestId()) == null) return List.of();
-            if (response instanceof ErrorReply e) {
-                failure = e;
-                finished = true;
-            } else if (response instanceof EventualMessages.WriteAnswer a) {
-                heard(a.time());
-                finished = pending.isEmpty();
-            }
-            return List.of();
-        }
-
-        @Override
-        public boolean isFinished() {
-            return finished;
-        }
-
-        @Override
-        public boolean isConfirmed() {
-            return finished && failure == null;
-        }
-
         /** Applied wherever it arrived: committed once every partition answered (nothing can abort it). */
         @Override
-        public Outcome outcome() {
-            return isConfirmed() ? Outcome.COMMITTED : Outcome.UNDECIDED;
-        }
-
-        @Override
-        public Object commitStamp() {
-            return stamp;
-        }
-
-        @Override
-        public ErrorReply failure() {
-            return failure;
+        public List<Outgoing> onResponse(ClientResponse response) {
+            if (isFinished() || !inFlight.answered(response)) return List.of();
+            if (response instanceof ErrorReply e) {
+                failed(e);
+            } else if (response instanceof EventualMessages.WriteAnswer a) {
+                heard(a.time());
+                if (inFlight.allAnswered()) committed(stamp);
+            }
+            return List.of();
         }
 
         /** Nothing to ask: a write is applied at whichever partitions it reached. */

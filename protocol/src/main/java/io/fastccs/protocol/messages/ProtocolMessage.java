@@ -5,7 +5,7 @@ package io.fastccs.protocol.messages;
  * not go through {@code WireCodec} yet, so each says what it would cost on the wire.
  */
 public interface ProtocolMessage {
-    /** Bytes on the wire: the fields as a compact binary encoding would write them, plus the 4-byte frame length. */
+    /** Bytes on the wire: the fields as a compact binary encoding would write them ({@link WireSizes}), framed. */
     int encodedSize();
 
     /** Bytes of keys and values among them; the rest is metadata (all of it, for most messages). */

@@ -1,5 +1,7 @@
 package io.fastccs.protocol.wren;
 
+import static io.fastccs.protocol.messages.WireSizes.*;
+
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ProtocolPeerMessage;
@@ -19,41 +21,6 @@ import java.util.List;
  */
 public final class WrenMessages {
     private WrenMessages() {
-    }
-
-    static final int FRAME = 4;
-    static final int LONG = 8;
-    static final int INT = 4;
-    static final int TXN = 16;
-
-    static int keySize(Key k) {
-        return 2 + (k == null ? 0 : k.length());
-    }
-
-    static int valueSize(byte[] v) {
-        return 4 + (v == null ? 0 : v.length);
-    }
-
-    static long keyBytes(Key k) {
-        return k == null ? 0 : k.length();
-    }
-
-    static long valueBytes(byte[] v) {
-        return v == null ? 0 : v.length;
-    }
-
-    static int writesSize(List<KeyValue> writes) {
-        int n = INT;
-        if (writes != null)
-            for (KeyValue kv : writes) n += kv == null ? 0 : keySize(kv.key()) + valueSize(kv.value());
-        return n;
-    }
-
-    static long writesPayload(List<KeyValue> writes) {
-        long n = 0;
-        if (writes != null)
-            for (KeyValue kv : writes) n += kv == null ? 0 : keyBytes(kv.key()) + valueBytes(kv.value());
-        return n;
     }
 
     // ---- client requests and responses ----
@@ -78,16 +45,12 @@ public final class WrenMessages {
     public record Slice(long requestId, List<Key> keys, long lt) implements ProtocolRequest {
         @Override
         public int encodedSize() {
-            int n = FRAME + 2 * LONG + INT;
-            if (keys != null) for (Key k : keys) n += keySize(k);
-            return n;
+            return FRAME + 2 * LONG + keysSize(keys);
         }
 
         @Override
         public long payloadBytes() {
-            long n = 0;
-            if (keys != null) for (Key k : keys) n += keyBytes(k);
-            return n;
+            return keysPayload(keys);
         }
     }
 
@@ -95,16 +58,12 @@ public final class WrenMessages {
     public record SliceReply(long requestId, List<ReadValue> values) implements ProtocolResponse {
         @Override
         public int encodedSize() {
-            int n = FRAME + LONG + INT;
-            for (ReadValue v : values) n += keySize(v.key()) + valueSize(v.value()) + LONG;
-            return n;
+            return FRAME + LONG + readValuesSize(values);
         }
 
         @Override
         public long payloadBytes() {
-            long n = 0;
-            for (ReadValue v : values) n += keyBytes(v.key()) + valueBytes(v.value());
-            return n;
+            return readValuesPayload(values);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.fastccs.protocol.wren;
 
 import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.RequestChecks;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
@@ -32,7 +33,6 @@ import io.fastccs.protocol.wren.WrenMessages.StartReply;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +54,7 @@ final class WrenPartition implements PartitionServer {
     private final int self;
     private final PartitionConfig config;
     private final Topology topology;
+    private final RequestChecks checks;
     private final PeerSink peers;
     private final TimeSource time;
     private final boolean applyAtMinPt;
@@ -121,6 +122,7 @@ final class WrenPartition implements PartitionServer {
         this.self = self;
         this.config = config;
         this.topology = topology;
+        this.checks = new RequestChecks(config, topology, self);
         this.peers = peers;
         this.time = time;
         this.applyAtMinPt = bugs.contains(WrenBug.APPLY_AT_MIN_PT);
@@ -155,7 +157,7 @@ final class WrenPartition implements PartitionServer {
     }
 
     private void onSlice(ClientReply reply, Slice s) {
-        ErrorReply bad = checkKeys(s.requestId(), s.keys());
+        ErrorReply bad = checks.keys(s.requestId(), s.keys());
         if (bad != null) {
             reply.reply(bad);
             return;
@@ -187,36 +189,6 @@ final class WrenPartition implements PartitionServer {
         return new ReadValue(k, null, 0);
     }
 
-    /** Null if {@code keys} are a valid, distinct, non-empty list of keys this partition owns; the refusal otherwise. */
-    private ErrorReply checkKeys(long requestId, List<Key> keys) {
-        if (keys == null || keys.isEmpty())
-            return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, "no keys");
-        if (keys.size() > config.maxKeysPerRequest())
-            return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST,
-                    keys.size() + " keys, more than the " + config.maxKeysPerRequest() + " allowed");
-        Set<Key> seen = new HashSet<>();
-        for (Key k : keys) {
-            ErrorReply bad = checkKey(requestId, k);
-            if (bad != null) return bad;
-            if (!seen.add(k)) return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, "key " + k + " appears twice");
-        }
-        for (Key k : keys) {
-            int owner = topology.ownerOf(k);
-            if (owner != self)
-                return new ErrorReply(requestId, ErrorCode.NOT_OWNER, "key " + k + " is owned by partition " + owner, owner);
-        }
-        return null;
-    }
-
-    private ErrorReply checkKey(long requestId, Key k) {
-        if (k == null) return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, "null key");
-        if (k.length() == 0) return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST, "empty key");
-        if (k.length() > config.maxKeyBytes())
-            return ErrorReply.of(requestId, ErrorCode.INVALID_REQUEST,
-                    "key of " + k.length() + " bytes, more than the " + config.maxKeyBytes() + " allowed");
-        return null;
-    }
-
     private ErrorReply checkCommit(CommitRequest c) {
         long id = c.requestId();
         if (c.txnId() == null) return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "no transaction id");
@@ -229,23 +201,10 @@ final class WrenPartition implements PartitionServer {
             return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "write time " + Hlc.format(c.hwt())
                     + " is more than the transaction timeout ahead of this partition's clock; no server gave it");
         List<KeyValue> writes = c.writes();
-        if (writes == null || writes.isEmpty()) return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "no writes");
-        if (writes.size() > config.maxKeysPerRequest())
-            return ErrorReply.of(id, ErrorCode.INVALID_REQUEST,
-                    writes.size() + " writes, more than the " + config.maxKeysPerRequest() + " allowed");
-        Set<Key> seen = new HashSet<>();
+        ErrorReply bad = checks.writesOfAnyPartition(id, writes); // the coordinator hands each participant its share
+        if (bad != null) return bad;
         boolean mine = false;
-        for (KeyValue kv : writes) {
-            if (kv == null) return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "null write");
-            ErrorReply bad = checkKey(id, kv.key());
-            if (bad != null) return bad;
-            if (kv.value() == null) return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "null value for key " + kv.key());
-            if (kv.value().length > config.maxValueBytes())
-                return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "value of " + kv.value().length
-                        + " bytes for key " + kv.key() + ", more than the " + config.maxValueBytes() + " allowed");
-            if (!seen.add(kv.key())) return ErrorReply.of(id, ErrorCode.INVALID_REQUEST, "key " + kv.key() + " written twice");
-            mine |= topology.ownerOf(kv.key()) == self;
-        }
+        for (KeyValue kv : writes) mine |= topology.ownerOf(kv.key()) == self;
         if (!mine) {
             int owner = topology.ownerOf(writes.get(0).key());
             return new ErrorReply(id, ErrorCode.NOT_OWNER, "the coordinator must be a participant; partition " + self

@@ -10,6 +10,8 @@ import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.spi.AbstractReadStep;
+import io.fastccs.protocol.spi.AbstractWriteStep;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadResult;
 import io.fastccs.protocol.spi.ReadStep;
@@ -100,7 +102,7 @@ final class WrenSession implements ProtocolSession {
         return new Write(new TxnId(clientId, ++txnCounter), new LinkedHashMap<>(writes), random);
     }
 
-    private final class Read implements ReadStep {
+    private final class Read extends AbstractReadStep {
         private final List<Key> keys;
         private final Map<Key, ReadValue> got = new HashMap<>();
         private final Map<Long, Integer> awaiting = new HashMap<>();
@@ -108,8 +110,6 @@ final class WrenSession implements ProtocolSession {
         private boolean started;
         private int rounds;
         private int sliced;
-        private ErrorReply failure;
-        private ReadResult result;
 
         Read(List<Key> keys) {
             this.keys = keys;
@@ -147,12 +147,13 @@ final class WrenSession implements ProtocolSession {
 
         private List<Outgoing> slice(long lt) {
             onSnapshot(lt);
-            TreeMap<Integer, List<Key>> byOwner = new TreeMap<>();
+            List<Key> uncached = new ArrayList<>(keys.size());
             for (Key k : keys) {
                 Cached c = cache.get(k); // left in the cache only if newer than lt
                 if (c != null) got.put(k, new ReadValue(k, c.value(), c.stamp().ct()));
-                else byOwner.computeIfAbsent(topology.ownerOf(k), p -> new ArrayList<>()).add(k);
+                else uncached.add(k);
             }
+            Map<Integer, List<Key>> byOwner = topology.byOwner(uncached);
             if (byOwner.isEmpty()) {
                 finish();
                 return List.of();
@@ -173,64 +174,34 @@ final class WrenSession implements ProtocolSession {
             for (Key k : keys) {
                 ReadValue v = got.get(k);
                 if (v == null) {
-                    failure = ErrorReply.of(-1, ErrorCode.INTERNAL, "no value returned for key " + k);
+                    fail(ErrorReply.of(-1, ErrorCode.INTERNAL, "no value returned for key " + k));
                     return;
                 }
                 values.put(k, v);
             }
-            result = new ReadResult(values, rounds, sliced);
+            succeed(new ReadResult(values, rounds, sliced));
         }
 
         private void fail(ClientResponse response) {
-            failure = response instanceof ErrorReply e ? e
-                    : ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a read: " + response);
+            fail(response instanceof ErrorReply e ? e
+                    : ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a read: " + response));
             awaiting.clear();
-        }
-
-        @Override
-        public boolean isFinished() {
-            return result != null || failure != null;
-        }
-
-        @Override
-        public boolean succeeded() {
-            return result != null;
-        }
-
-        @Override
-        public ReadResult result() {
-            if (result == null) throw new IllegalStateException("read not finished with values");
-            return result;
-        }
-
-        @Override
-        public ErrorReply failure() {
-            return failure;
         }
     }
 
-    private final class Write implements WriteStep {
-        private final TxnId txnId;
+    private final class Write extends AbstractWriteStep {
         private final Map<Key, byte[]> writes;
         private final int coordinator;
         private final Set<Long> outcomeRequests = new HashSet<>();
         private long startRequest = -1;
         private long commitRequest = -1;
         private boolean started;
-        private Outcome outcome = Outcome.UNDECIDED;
-        private WrenStamp stamp;
-        private ErrorReply failure;
 
         Write(TxnId txnId, Map<Key, byte[]> writes, RandomGenerator random) {
-            this.txnId = txnId;
+            super(txnId);
             this.writes = writes;
             List<Integer> participants = new ArrayList<>(new TreeSet<>(writes.keySet().stream().map(topology::ownerOf).toList()));
             this.coordinator = participants.get(random.nextInt(participants.size()));
-        }
-
-        @Override
-        public TxnId txnId() {
-            return txnId;
         }
 
         int coordinator() {
@@ -250,36 +221,36 @@ final class WrenSession implements ProtocolSession {
             long id = response.requestId();
             if (id == startRequest) {
                 startRequest = -1;
-                if (outcome != Outcome.UNDECIDED || failure != null) return List.of();
+                if (isFinished()) return List.of();
                 if (!(response instanceof StartReply s)) {
-                    failure = asFailure(response);
-                    outcome = Outcome.ABORTED; // nothing was sent to a coordinator
+                    failed(asFailure(response));
+                    aborted(); // nothing was sent to a coordinator
                     return List.of();
                 }
                 onSnapshot(s.lt());
                 List<KeyValue> kvs = new ArrayList<>(writes.size());
                 for (Map.Entry<Key, byte[]> e : writes.entrySet()) kvs.add(new KeyValue(e.getKey(), e.getValue()));
                 commitRequest = requestIds.getAsLong();
-                return List.of(new Outgoing(coordinator, new CommitRequest(commitRequest, txnId, s.lt(), hwt, kvs)));
+                return List.of(new Outgoing(coordinator, new CommitRequest(commitRequest, txnId(), s.lt(), hwt, kvs)));
             }
             boolean query = outcomeRequests.remove(id);
             if (!query && id != commitRequest) return List.of();
             if (id == commitRequest) commitRequest = -1;
-            if (response instanceof CommitReply c && txnId.equals(c.txnId())) {
-                if (outcome != Outcome.UNDECIDED) return List.of();
-                if (c.outcome() == Outcome.COMMITTED) committed(c.ct());
-                else if (c.outcome() == Outcome.ABORTED) outcome = Outcome.ABORTED;
+            if (response instanceof CommitReply c && txnId().equals(c.txnId())) {
+                if (outcome() != Outcome.UNDECIDED) return List.of();
+                if (c.outcome() == Outcome.COMMITTED) committedAt(c.ct());
+                else if (c.outcome() == Outcome.ABORTED) aborted();
             } else if (!query) {
                 // A coordinator refuses a commit request before preparing anything: it can never commit.
-                failure = asFailure(response);
-                if (outcome == Outcome.UNDECIDED) outcome = Outcome.ABORTED;
+                failed(asFailure(response));
+                if (outcome() == Outcome.UNDECIDED) aborted();
             }
             return List.of();
         }
 
-        private void committed(long ct) {
-            outcome = Outcome.COMMITTED;
-            stamp = new WrenStamp(ct, txnId);
+        private void committedAt(long ct) {
+            WrenStamp stamp = new WrenStamp(ct, txnId());
+            committed(stamp);
             hwt = Math.max(hwt, ct);
             if (!writeCache) return;
             for (Map.Entry<Key, byte[]> e : writes.entrySet()) {
@@ -293,31 +264,6 @@ final class WrenSession implements ProtocolSession {
                     : ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a write: " + response);
         }
 
-        @Override
-        public boolean isFinished() {
-            return outcome != Outcome.UNDECIDED || failure != null;
-        }
-
-        @Override
-        public boolean isConfirmed() {
-            return outcome == Outcome.COMMITTED;
-        }
-
-        @Override
-        public Outcome outcome() {
-            return outcome;
-        }
-
-        @Override
-        public Object commitStamp() {
-            return stamp;
-        }
-
-        @Override
-        public ErrorReply failure() {
-            return failure;
-        }
-
         /**
          * Asks the coordinator. It answers COMMITTED with the commit time, UNDECIDED while the transaction is within its
          * timeout, ABORTED after (deciding the abort then if need be) or for a transaction it never saw (it then
@@ -327,7 +273,7 @@ final class WrenSession implements ProtocolSession {
         public Outgoing queryOutcome() {
             long id = requestIds.getAsLong();
             outcomeRequests.add(id);
-            return new Outgoing(coordinator, new OutcomeRequest(id, txnId));
+            return new Outgoing(coordinator, new OutcomeRequest(id, txnId()));
         }
     }
 }

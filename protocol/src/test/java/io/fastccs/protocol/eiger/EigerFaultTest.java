@@ -2,7 +2,6 @@ package io.fastccs.protocol.eiger;
 
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.eiger.EigerMessages.Commit;
-import io.fastccs.protocol.eiger.EigerMessages.OutcomeQuery;
 import io.fastccs.protocol.eiger.EigerMessages.Read1;
 import io.fastccs.protocol.eiger.EigerMessages.ReadAt;
 import io.fastccs.protocol.eiger.EigerMessages.ReadReply;
@@ -11,7 +10,6 @@ import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.spi.ReadStep;
 import io.fastccs.protocol.spi.WriteStep;
 import org.junit.jupiter.api.Test;

@@ -289,7 +289,7 @@ class WrenProtocolTest {
         TxnId t = new TxnId(9, 1);
 
         assertThat(sim.ask(0, new Slice(1, List.of(mine, theirs), glst)))
-                .isEqualTo(new ErrorReply(1, ErrorCode.NOT_OWNER, "key " + theirs + " is owned by partition 1", 1));
+                .isEqualTo(new ErrorReply(1, ErrorCode.NOT_OWNER, "key " + theirs + " is owned by partition 1, not 0", 1));
         assertCode(sim.ask(0, new Slice(2, List.of(), glst)), ErrorCode.INVALID_REQUEST);
         assertCode(sim.ask(0, new Slice(3, List.of(mine, mine), glst)), ErrorCode.INVALID_REQUEST);
         assertCode(sim.ask(0, new Slice(4, List.of(Key.of("")), glst)), ErrorCode.INVALID_REQUEST);

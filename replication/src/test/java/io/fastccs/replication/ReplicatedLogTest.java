@@ -537,20 +537,24 @@ class ReplicatedLogTest {
             g.awaitLeader(0, ELECTION);
 
             GatedApplier gated = new GatedApplier();
-            g.appliers[0][0] = gated;
-            g.servers[0] = ReplicaServer.start(g.nodes.get(0), dir.resolve("node1"), g.settings, Map.of(g.groups.get(0), gated));
-            TestGroups.await(() -> g.log(0, 0).leaderId().isPresent(), ELECTION, "node 1 follows the leader");
-            // With its applier stuck, node 1 could serve nothing as leader: the group must keep committing meanwhile.
-            for (int second = 0; second < 8; second++) {
-                int before = writer.count();
-                TestGroups.await(() -> writer.count() > before, Duration.ofSeconds(5),
-                        "writes keep committing while node 1 has a backlog to apply");
-                Thread.sleep(1000);
+            try {
+                g.appliers[0][0] = gated;
+                g.servers[0] = ReplicaServer.start(g.nodes.get(0), dir.resolve("node1"), g.settings, Map.of(g.groups.get(0), gated));
+                TestGroups.await(() -> g.log(0, 0).leaderId().isPresent(), ELECTION, "node 1 follows the leader");
+                // With its applier stuck, node 1 could serve nothing as leader: the group must keep committing meanwhile.
+                for (int second = 0; second < 8; second++) {
+                    int before = writer.count();
+                    TestGroups.await(() -> writer.count() > before, Duration.ofSeconds(5),
+                            "writes keep committing while node 1 has a backlog to apply");
+                    Thread.sleep(1000);
+                }
+                gated.open();
+                TestGroups.await(() -> g.log(0, 0).isLeaderReady(), Duration.ofSeconds(40),
+                        "node 1 leads again once it has applied its backlog");
+            } finally {
+                gated.open(); // a failed check must fail the test, not hang closing a member stuck in its applier
+                writer.close();
             }
-            gated.open();
-            TestGroups.await(() -> g.log(0, 0).isLeaderReady(), Duration.ofSeconds(40),
-                    "node 1 leads again once it has applied its backlog");
-            writer.close();
         }
     }
 
@@ -562,20 +566,23 @@ class ReplicatedLogTest {
             TestGroups.await(() -> writer.count() > 100, ELECTION, "writes commit");
             g.stop(1);
             GatedApplier gated = new GatedApplier();
-            g.appliers[1][0] = gated;
-            g.servers[1] = ReplicaServer.start(g.nodes.get(1), dir.resolve("node2"), g.settings, Map.of(g.groups.get(0), gated));
-            TestGroups.await(() -> g.log(1, 0).leaderId().isPresent(), ELECTION, "node 2 follows the leader");
-            int restarted = writer.count();
-            TestGroups.await(() -> writer.count() > restarted + 200, ELECTION, "node 2's backlog grows");
+            try {
+                g.appliers[1][0] = gated;
+                g.servers[1] = ReplicaServer.start(g.nodes.get(1), dir.resolve("node2"), g.settings, Map.of(g.groups.get(0), gated));
+                TestGroups.await(() -> g.log(1, 0).leaderId().isPresent(), ELECTION, "node 2 follows the leader");
+                int restarted = writer.count();
+                TestGroups.await(() -> writer.count() > restarted + 200, ELECTION, "node 2's backlog grows");
 
-            // Node 2's log is complete, so it may win the election; stuck applying, it could serve nothing as leader.
-            g.stop(0);
-            int stopped = writer.count();
-            TestGroups.await(() -> g.log(2, 0).isLeaderReady() && writer.count() > stopped + 50, Duration.ofSeconds(40),
-                    "node 3, caught up, leads and writes commit again");
-            assertThat(g.log(1, 0).isLeaderReady()).isFalse();
-            writer.close();
-            gated.open();
+                // Node 2's log is complete, so it may win the election; stuck applying, it could serve nothing as leader.
+                g.stop(0);
+                int stopped = writer.count();
+                TestGroups.await(() -> g.log(2, 0).isLeaderReady() && writer.count() > stopped + 50, Duration.ofSeconds(40),
+                        "node 3, caught up, leads and writes commit again");
+                assertThat(g.log(1, 0).isLeaderReady()).isFalse();
+            } finally {
+                writer.close();
+                gated.open(); // a failed check must fail the test, not hang closing a member stuck in its applier
+            }
         }
     }
 }

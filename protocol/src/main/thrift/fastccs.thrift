@@ -262,6 +262,11 @@ struct Hello {
    * groups and follows in others). Absent: the node's own partition.
    */
   5: optional i32 target
+  /**
+   * The consistency protocol the sender speaks (io.fastccs.protocol.primitives.Protocol's word: fastccs, eiger, wren,
+   * eventual). A node running another protocol refuses the connection. Absent: fastccs.
+   */
+  6: optional string protocol
 }
 
 /** The answer to a Hello: the protocol version the node will speak and the partition it serves. */
@@ -271,6 +276,8 @@ struct HelloReply {
   2: optional i32 partition
   /** The number of partitions in the cluster: the size of every vector clock. */
   3: optional i32 partitions
+  /** The consistency protocol the node runs (see Hello.protocol). Absent: fastccs. */
+  4: optional string protocol
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ class LeaderFaultsIT {
     /** Whether {@code node} answers a first-round read of {@code key} for {@code partition} now, or how it refuses. */
     private static String probe(int node, int partition, String key) {
         try (RawClient c = RawClient.openBare(cluster.view().fastccsAddress(node), PROBE_TIMEOUT)) {
-            Message hello = c.exchange(new Hello(Hello.PROTOCOL_VERSION, -1, null, null, partition));
+            Message hello = c.exchange(Hello.client(null, null).to(partition));
             if (hello instanceof ErrorReply e) return "hello refused " + e.code();
             Message m = c.exchange(new FirstRoundRead(1, List.of(Key.of(key)), VectorClock.zero(NODES)));
             if (m instanceof ReadReply) return "READ";

@@ -4,7 +4,7 @@ import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;
 import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.protocols.FastCcsProtocol;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadResult;

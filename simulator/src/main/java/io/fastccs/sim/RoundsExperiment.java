@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -3,7 +3,7 @@ package io.fastccs.sim;
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.PlumeText;
 import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

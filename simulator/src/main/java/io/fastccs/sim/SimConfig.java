@@ -2,7 +2,7 @@ package io.fastccs.sim;
 
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 
 /**
  * Everything a simulation run depends on besides its seed. Defaults follow Table 4.1 of the thesis (5 keys per

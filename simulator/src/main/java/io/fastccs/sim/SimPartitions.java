@@ -12,7 +12,7 @@ import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 
 import java.util.SplittableRandom;

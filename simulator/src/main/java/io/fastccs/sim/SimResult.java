@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
 import io.fastccs.check.TccChecker;

@@ -4,7 +4,7 @@ import io.fastccs.check.CheckResult;
 import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.eiger.EigerBug;
 import io.fastccs.protocol.eiger.EigerProtocol;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.wren.WrenBug;
 import io.fastccs.protocol.wren.WrenProtocol;

@@ -75,7 +75,7 @@ public final class RawClient implements AutoCloseable {
     public static RawClient openFor(InetSocketAddress address, int partition, Duration timeout) throws IOException {
         RawClient c = new RawClient(address, timeout);
         try {
-            Message reply = c.exchange(new Hello(Hello.PROTOCOL_VERSION, -1, null, null, partition));
+            Message reply = c.exchange(Hello.client(null, null).to(partition));
             if (!(reply instanceof HelloReply h)) throw new IOException(address + " refused partition " + partition + ": " + reply);
             c.hello = h;
             return c;

@@ -4,7 +4,7 @@ import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 
 import java.util.Comparator;

@@ -20,7 +20,7 @@ import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadResult;

@@ -2,7 +2,7 @@ package io.fastccs.protocol.protocols;
 
 import io.fastccs.protocol.eiger.EigerProtocol;
 import io.fastccs.protocol.eventual.EventualProtocol;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.wren.WrenProtocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 

@@ -1,5 +1,6 @@
 package io.fastccs.protocol.spi;
 
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;

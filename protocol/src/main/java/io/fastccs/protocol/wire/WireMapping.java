@@ -5,6 +5,7 @@ import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.messages.RingMember;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.RingRequest;
@@ -120,12 +121,14 @@ final class WireMapping {
             if (h.user() != null) w.setUser(h.user());
             if (h.password() != null) w.setPassword(h.password());
             if (h.target() >= 0) w.setTarget(h.target());
+            if (h.protocol() != Protocol.FASTCCS) w.setProtocol(h.protocol().word());
             body = Body.hello(w);
         } else if (m instanceof HelloReply h) {
             checkPartition(h.partition(), "HelloReply.partition");
             var w = new io.fastccs.protocol.wire.thrift.HelloReply(h.version());
             w.setPartition(h.partition());
             w.setPartitions(h.partitions());
+            if (h.protocol() != Protocol.FASTCCS) w.setProtocol(h.protocol().word());
             body = Body.helloReply(w);
         } else if (m instanceof RingRequest r) {
             body = Body.ringRequest(new io.fastccs.protocol.wire.thrift.RingRequest(r.requestId()));
@@ -305,13 +308,15 @@ final class WireMapping {
                 yield new Hello(requireSet(w.isSetVersion(), "Hello.version", w.getVersion()),
                         w.isSetPartition() ? partition(true, w.getPartition(), "Hello.partition") : -1,
                         w.isSetUser() ? w.getUser() : null, w.isSetPassword() ? w.getPassword() : null,
-                        w.isSetTarget() ? partition(true, w.getTarget(), "Hello.target") : -1);
+                        w.isSetTarget() ? partition(true, w.getTarget(), "Hello.target") : -1,
+                        w.isSetProtocol() ? protocol(w.getProtocol(), "Hello.protocol") : Protocol.FASTCCS);
             }
             case HELLO_REPLY -> {
                 var w = body.getHelloReply();
                 yield new HelloReply(requireSet(w.isSetVersion(), "HelloReply.version", w.getVersion()),
                         partition(w.isSetPartition(), w.getPartition(), "HelloReply.partition"),
-                        requireSet(w.isSetPartitions(), "HelloReply.partitions", w.getPartitions()));
+                        requireSet(w.isSetPartitions(), "HelloReply.partitions", w.getPartitions()),
+                        w.isSetProtocol() ? protocol(w.getProtocol(), "HelloReply.protocol") : Protocol.FASTCCS);
             }
             case RING_REQUEST -> new RingRequest(
                     requireSet(body.getRingRequest().isSetRequestId(), "RingRequest.requestId", body.getRingRequest().getRequestId()));
@@ -338,6 +343,14 @@ final class WireMapping {
             return new MalformedFrameException(Kind.MALFORMED,
                     "body field " + fieldId + " (" + known.getFieldName() + ") is not encoded as a struct");
         return new MalformedFrameException(Kind.UNKNOWN_MESSAGE, "unknown message type: body field " + fieldId);
+    }
+
+    private static Protocol protocol(String word, String field) throws MalformedFrameException {
+        try {
+            return Protocol.parse(word);
+        } catch (IllegalArgumentException e) {
+            throw invalid(field + ": " + e.getMessage());
+        }
     }
 
     private static MalformedFrameException missing(String field) {

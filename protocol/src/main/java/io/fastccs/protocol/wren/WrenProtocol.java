@@ -5,7 +5,7 @@ import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 

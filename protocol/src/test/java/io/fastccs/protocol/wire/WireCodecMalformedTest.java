@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class WireCodecMalformedTest {
     /** Body field ids from fastccs.thrift. */
     private static final int FIRST_ROUND_READ = 1, WRITE_REQUEST = 3, READ_REPLY = 5, WRITE_REPLY = 6,
-            ERROR_REPLY = 8, STABILIZE = 13;
+            ERROR_REPLY = 8, STABILIZE = 13, HELLO = 22;
 
     private static MalformedFrameException decodeFails(byte[] frame) {
         return decodeFails(frame, WireLimits.DEFAULT);
@@ -353,6 +353,12 @@ class WireCodecMalformedTest {
             binaryList(p, 5, 0);
             i64List(p, 6, 1);
         }), "WriteRequest.participants[1] is a negative partition index");
+        assertInvalid(frameWithMessage(HELLO, p -> {
+            i32(p, 1, 1);
+            p.writeFieldBegin(new TField("protocol", TType.STRING, (short) 6));
+            p.writeString("cops");
+            p.writeFieldEnd();
+        }), "Hello.protocol: unknown protocol 'cops'; known: fastccs, eiger, wren, eventual");
     }
 
     private static void assertInvalid(byte[] frame, String detail) {

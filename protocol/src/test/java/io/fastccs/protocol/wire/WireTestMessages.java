@@ -21,6 +21,7 @@ import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.messages.RingMember;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.RingRequest;
@@ -88,6 +89,9 @@ final class WireTestMessages {
                 Hello.peer(3).to(1),
                 Hello.client("cassandra", "x").to(0),
                 new HelloReply(1, 0, 3),
+                Hello.client("u", "p").speaking(Protocol.EIGER),
+                Hello.peer(2).speaking(Protocol.WREN).to(1),
+                new HelloReply(1, 2, 3, Protocol.EVENTUAL),
                 new RingRequest(19),
                 new RingReply(20, List.of()),
                 new RingReply(21, List.of(new RingMember(0, "127.0.0.1", 9142, Long.MIN_VALUE + 1, true),
@@ -135,8 +139,10 @@ final class WireTestMessages {
                 () -> new Stabilize(rnd.nextInt(partitions), sequence(rnd)),
                 () -> new Hello(rnd.nextInt(3), rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
                         rnd.nextBoolean() ? null : randomText(rnd), rnd.nextBoolean() ? null : randomText(rnd),
-                        rnd.nextBoolean() ? -1 : rnd.nextInt(partitions)),
-                () -> new HelloReply(rnd.nextInt(3), rnd.nextInt(partitions), partitions),
+                        rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
+                        Protocol.values()[rnd.nextInt(Protocol.values().length)]),
+                () -> new HelloReply(rnd.nextInt(3), rnd.nextInt(partitions), partitions,
+                        Protocol.values()[rnd.nextInt(Protocol.values().length)]),
                 () -> new RingRequest(rnd.nextLong()),
                 () -> {
                     List<RingMember> members = new java.util.ArrayList<>();

@@ -10,7 +10,7 @@ import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.spi.Protocol;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ReadResult;
 import io.fastccs.protocol.spi.ReadStep;
 import io.fastccs.protocol.spi.WriteStep;

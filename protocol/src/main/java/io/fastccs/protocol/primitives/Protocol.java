@@ -1,4 +1,4 @@
-package io.fastccs.protocol.spi;
+package io.fastccs.protocol.primitives;
 
 import java.util.Arrays;
 import java.util.Locale;

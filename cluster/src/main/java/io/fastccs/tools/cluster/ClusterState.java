@@ -1,5 +1,6 @@
 package io.fastccs.tools.cluster;
 
+import io.fastccs.protocol.primitives.Protocol;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -33,6 +34,12 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
     /** Its replicas per partition: the {@code replication_factor} node setting, 1 (the plugin's default) without it. */
     int replicationFactor() {
         return Integer.parseInt(nodeSettings.getOrDefault(LocalCluster.REPLICATION_FACTOR, "1"));
+    }
+
+    /** The consistency protocol the nodes run (FastCCS unless the {@code protocol} setting names another). */
+    Protocol protocol() {
+        String word = nodeSettings.get(LocalCluster.PROTOCOL);
+        return word == null ? Protocol.FASTCCS : Protocol.parse(word);
     }
 
     ClusterState {

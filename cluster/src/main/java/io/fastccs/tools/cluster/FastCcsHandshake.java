@@ -1,5 +1,6 @@
 package io.fastccs.tools.cluster;
 
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Hello;
@@ -35,13 +36,21 @@ final class FastCcsHandshake {
     private FastCcsHandshake() {
     }
 
-    /** Never blocks longer than about twice {@code timeout}: once to connect, once to read the reply. */
+    /** A FastCCS node; see {@link #probe(String, int, Duration, Protocol)}. */
     static Result probe(String host, int port, Duration timeout) {
+        return probe(host, port, timeout, Protocol.FASTCCS);
+    }
+
+    /**
+     * Shakes hands as a client of {@code protocol} (a node refuses a client of another protocol). Never blocks longer
+     * than about twice {@code timeout}: once to connect, once to read the reply.
+     */
+    static Result probe(String host, int port, Duration timeout, Protocol protocol) {
         int millis = (int) timeout.toMillis();
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), millis);
             socket.setSoTimeout(millis);
-            byte[] hello = WireCodec.encode(Hello.client(null, null));
+            byte[] hello = WireCodec.encode(Hello.client(null, null).speaking(protocol));
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());
             out.writeInt(hello.length);
             out.write(hello);

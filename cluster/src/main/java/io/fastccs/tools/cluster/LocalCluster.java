@@ -1,5 +1,6 @@
 package io.fastccs.tools.cluster;
 
+import io.fastccs.protocol.primitives.Protocol;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,6 +78,8 @@ public final class LocalCluster {
 
     /** The node setting naming the replicas per partition (the plugin's {@code replication_factor}). */
     public static final String REPLICATION_FACTOR = "replication_factor";
+    /** The node setting naming the consistency protocol (the plugin's {@code protocol}). */
+    public static final String PROTOCOL = "protocol";
     /** The node setting naming where a node keeps its consensus storage (the plugin's {@code raft_directory}). */
     static final String RAFT_DIRECTORY = "raft_directory";
 
@@ -119,6 +122,11 @@ public final class LocalCluster {
     /** The FastCCS settings every node runs with, by name (as given to {@link StartOptions#withNodeSettings}). */
     public Map<String, String> nodeSettings() {
         return state().nodeSettings();
+    }
+
+    /** The consistency protocol its nodes run (the node setting {@code protocol}; FastCCS when unset). */
+    public Protocol protocol() {
+        return state().protocol();
     }
 
     /** Its replicas per partition. */
@@ -445,7 +453,7 @@ public final class LocalCluster {
             boolean alive = processes.isNode(node, pid);
             boolean cql = alive && NodeProcesses.accepting(address, state.ports().cql());
             NodeStatus.FastCcs fastccs = !state.plugin() ? NodeStatus.FastCcs.OFF
-                    : alive && FastCcsHandshake.probe(address, state.ports().fastccs(), Readiness.PROBE_TIMEOUT).ok()
+                    : alive && FastCcsHandshake.probe(address, state.ports().fastccs(), Readiness.PROBE_TIMEOUT, state.protocol()).ok()
                     ? NodeStatus.FastCcs.UP : NodeStatus.FastCcs.DOWN;
             String pluginProblem = null;
             if (fastccs == NodeStatus.FastCcs.DOWN && alive) {

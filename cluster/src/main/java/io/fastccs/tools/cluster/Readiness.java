@@ -91,7 +91,7 @@ final class Readiness {
                 }
                 Instant cqlUp = cqlUpSince.computeIfAbsent(node, n -> Instant.now());
                 if (state.plugin()) {
-                    FastCcsHandshake.Result handshake = FastCcsHandshake.probe(address, state.ports().fastccs(), PROBE_TIMEOUT);
+                    FastCcsHandshake.Result handshake = FastCcsHandshake.probe(address, state.ports().fastccs(), PROBE_TIMEOUT, state.protocol());
                     if (!handshake.ok()) {
                         waitingFor.put(node, "the FastCCS handshake on " + address + ":" + state.ports().fastccs()
                                 + " (last try: " + handshake.problem() + ")");

@@ -48,6 +48,11 @@ public final class EigerMessages {
 
     /** Round one of a read-only transaction. */
     public record Read1(long requestId, long clock, List<Key> keys) implements ProtocolRequest {
+        @Override
+        public boolean onlyReads() {
+            return true;
+        }
+
         public Read1 {
             keys = List.copyOf(keys);
         }
@@ -65,6 +70,11 @@ public final class EigerMessages {
 
     /** Round two: the keys at effective time {@code time}. */
     public record ReadAt(long requestId, long clock, List<Key> keys, long time) implements ProtocolRequest {
+        @Override
+        public boolean onlyReads() {
+            return true;
+        }
+
         public ReadAt {
             keys = List.copyOf(keys);
         }

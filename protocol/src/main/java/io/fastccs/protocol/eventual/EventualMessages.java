@@ -19,6 +19,11 @@ final class EventualMessages {
     /** Read the newest value of each key. */
     record Read(long requestId, List<Key> keys) implements ProtocolRequest {
         @Override
+        public boolean onlyReads() {
+            return true;
+        }
+
+        @Override
         public int encodedSize() {
             return FRAME + LONG + keysSize(keys);
         }

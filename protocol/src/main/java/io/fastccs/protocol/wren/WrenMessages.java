@@ -28,6 +28,11 @@ public final class WrenMessages {
     /** START: the client's stable time; the partition answers with its GLST, at least {@code lst}. */
     public record Start(long requestId, long lst) implements ProtocolRequest {
         @Override
+        public boolean onlyReads() {
+            return true;
+        }
+
+        @Override
         public int encodedSize() {
             return FRAME + 2 * LONG;
         }
@@ -43,6 +48,11 @@ public final class WrenMessages {
 
     /** READ: the newest version at or below {@code lt} of each key (all owned by the asked partition). */
     public record Slice(long requestId, List<Key> keys, long lt) implements ProtocolRequest {
+        @Override
+        public boolean onlyReads() {
+            return true;
+        }
+
         @Override
         public int encodedSize() {
             return FRAME + 2 * LONG + keysSize(keys);

@@ -1,5 +1,6 @@
 package io.fastccs.server.cassandra;
 
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.replication.ReplicaSettings;
 import io.fastccs.server.groups.ConsensusStart;
 import io.fastccs.server.groups.GroupLayout;
@@ -55,6 +56,10 @@ public final class FastCcsPlugin {
             startReplicated(settings, ring, clock, started);
             return;
         }
+        if (settings.protocol() != Protocol.FASTCCS) {
+            startCompared(settings, ring, clock, started);
+            return;
+        }
         DurablePartitionStore store = CassandraStores.open(ring, settings, clock);
         checkOwnership(ring, settings.keyspace());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
@@ -71,6 +76,22 @@ public final class FastCcsPlugin {
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("partition " + ring.self() + " of " + ring.partitions() + " on port " + settings.port());
         logger.info("FastCCS partition {} of {} ready in {} ms", ring.self(), ring.partitions(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * A compared protocol (Eiger, Wren, eventual): its partition lives in memory on this node, served on the same port
+     * with the same security as FastCCS (docs/design.md, "The compared protocols on real nodes").
+     */
+    private static void startCompared(FastCcsSettings settings, CassandraRing ring, NodeClock clock, long started) throws Exception {
+        NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
+                settings.maxFrameSize().toBytes(), settings.partitionConfig(), settings.protocol());
+        CassandraSecurity security = new CassandraSecurity(settings.keyspace());
+        wiring = NodeWiring.startCompared(nodeSettings, ring, clock, security);
+        StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
+        PluginHealth.get().serving(settings.protocol().word() + " partition " + ring.self() + " of " + ring.partitions()
+                + " on port " + settings.port() + " (versions in memory)");
+        logger.info("{} partition {} of {} ready in {} ms", settings.protocol().word(), ring.self(), ring.partitions(),
                 (System.nanoTime() - started) / 1_000_000);
     }
 

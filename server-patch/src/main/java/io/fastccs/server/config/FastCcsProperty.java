@@ -38,6 +38,11 @@ public enum FastCcsProperty {
      * of the node owning its token range and the next two in token order (thesis section 3.8).
      */
     REPLICATION_FACTOR("replication_factor", "1"),
+    /**
+     * The consistency protocol the node runs: fastccs, or one the thesis compares it with (eiger, wren, eventual), for
+     * side-by-side measurements; every node of a cluster and every client must name the same one.
+     */
+    PROTOCOL("protocol", "fastccs"),
     /** The consensus port of replicated partitions, the same on every node, on the node's listen address. */
     RAFT_PORT("raft_port", "9143"),
     /** Where replicated partitions keep their logs and snapshots; unset: {@code fastccs-raft} beside the first data directory. */

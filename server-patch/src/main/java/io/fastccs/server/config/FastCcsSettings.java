@@ -1,5 +1,6 @@
 package io.fastccs.server.config;
 
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.PartitionConfig;
 import org.apache.cassandra.config.DataStorageSpec;
 import org.apache.cassandra.config.DurationSpec;
@@ -47,6 +48,7 @@ public record FastCcsSettings(
         long testClockOffsetMicros,
         int raftSnapshotInterval,
         int raftFlushInterval,
+        Protocol protocol,
         Map<FastCcsProperty, String> given) {
 
     /** Every default. */
@@ -86,6 +88,12 @@ public record FastCcsSettings(
         }
         Parser p = new Parser(given);
         DurationSpec.LongMicrosecondsBound timeout = p.micros(FastCcsProperty.TRANSACTION_TIMEOUT);
+        Protocol protocol = p.protocol(FastCcsProperty.PROTOCOL);
+        int replicationFactor = p.integer(FastCcsProperty.REPLICATION_FACTOR, 1, 7);
+        if (protocol != Protocol.FASTCCS && replicationFactor != 1)
+            throw new IllegalArgumentException("FastCCS setting " + FastCcsProperty.PROTOCOL.key + ": " + protocol.word()
+                    + " runs at replication_factor 1 only (the compared protocols keep their versions in memory, one node per"
+                    + " partition); got replication_factor " + replicationFactor);
         return new FastCcsSettings(
                 p.integer(FastCcsProperty.PORT, 0, 65535),
                 p.integer(FastCcsProperty.PARTITIONS, 0, 4096),
@@ -105,12 +113,13 @@ public record FastCcsSettings(
                 p.bytes(FastCcsProperty.MAX_VALUE_SIZE),
                 p.bytes(FastCcsProperty.MAX_FRAME_SIZE),
                 p.text(FastCcsProperty.KEYSPACE),
-                p.integer(FastCcsProperty.REPLICATION_FACTOR, 1, 7),
+                replicationFactor,
                 p.integer(FastCcsProperty.RAFT_PORT, 1, 65535),
                 given.get(FastCcsProperty.RAFT_DIRECTORY),
                 p.signedMicros(FastCcsProperty.TEST_CLOCK_OFFSET),
                 p.integer(FastCcsProperty.RAFT_SNAPSHOT_INTERVAL, 1, Integer.MAX_VALUE),
                 p.integer(FastCcsProperty.RAFT_FLUSH_INTERVAL, 1, Integer.MAX_VALUE),
+                protocol,
                 Map.copyOf(given));
     }
 
@@ -203,6 +212,14 @@ public record FastCcsSettings(
             }
             if (n < min || n > max) throw new IllegalArgumentException("FastCCS setting " + p.key + ": " + n + " outside " + min + ".." + max);
             return (int) n;
+        }
+
+        Protocol protocol(FastCcsProperty p) {
+            try {
+                return Protocol.parse(raw(p));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("FastCCS setting " + p.key + ": " + e.getMessage());
+            }
         }
 
         DurationSpec.LongMicrosecondsBound micros(FastCcsProperty p) {

@@ -1,5 +1,7 @@
 package io.fastccs.server.node;
 
+import io.fastccs.protocol.primitives.Protocol;
+import java.util.Objects;
 import io.fastccs.protocol.PartitionConfig;
 
 import java.net.InetAddress;
@@ -11,8 +13,18 @@ import java.net.InetAddress;
  * @param port          the FastCCS port, for clients and peers alike (0: any free port, for tests)
  * @param maxFrameBytes the largest frame accepted; a larger length prefix closes the connection
  * @param partition     the protocol's tunables
+ * @param protocol      the consistency protocol the node runs; a connection speaking another is refused
  */
-public record NodeSettings(InetAddress bindAddress, int port, int maxFrameBytes, PartitionConfig partition) {
+public record NodeSettings(InetAddress bindAddress, int port, int maxFrameBytes, PartitionConfig partition, Protocol protocol) {
     public static final int DEFAULT_PORT = 9142;
     public static final int DEFAULT_MAX_FRAME_BYTES = 16 << 20;
+
+    public NodeSettings {
+        Objects.requireNonNull(protocol, "protocol");
+    }
+
+    /** A FastCCS node. */
+    public NodeSettings(InetAddress bindAddress, int port, int maxFrameBytes, PartitionConfig partition) {
+        this(bindAddress, port, maxFrameBytes, partition, Protocol.FASTCCS);
+    }
 }

@@ -9,6 +9,7 @@ import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.ProtocolRequest;
 import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.wire.MalformedFrameException;
 import io.fastccs.server.node.InboundHandler;
@@ -263,6 +264,14 @@ public final class FastCcsServer implements AutoCloseable {
                         + " not supported; this node speaks " + Hello.PROTOCOL_VERSION)).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
+            if (hello.protocol() != settings.protocol()) {
+                ctx.writeAndFlush(ErrorReply.of(0, ErrorCode.INVALID_REQUEST, "this cluster runs the " + settings.protocol().word()
+                        + " protocol; the connection speaks " + hello.protocol().word()
+                        + (hello.fromPeer() ? " (every node needs the same protocol setting)"
+                        : " (build the client with withProtocol(Protocol." + settings.protocol() + "))")))
+                        .addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
             InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
             explicitTarget = hello.target() >= 0;
             target = explicitTarget ? hello.target() : router.ownPartition();
@@ -289,7 +298,7 @@ public final class FastCcsServer implements AutoCloseable {
                     return;
                 }
                 identity = hello.partition();
-                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions()));
+                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), settings.protocol()));
                 return;
             }
             if (security.clientTls() == TransportSecurity.TlsPolicy.ENCRYPTED && tls != Tls.CLIENT) {
@@ -321,14 +330,14 @@ public final class FastCcsServer implements AutoCloseable {
             }
             // A Hello naming no partition is accepted even without a host here: a contact point answers ring requests.
             identity = CLIENT;
-            ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions()));
+            ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), settings.protocol()));
             while (!held.isEmpty() && ctx.channel().isActive()) channelRead0(ctx, held.poll());
         }
 
         /** Hands the request to the node if the principal may make it; asks the host off the event loop if unsure. */
         private void authorize(ChannelHandlerContext ctx, ClientRequest r) {
             TransportSecurity.Access access = r instanceof FirstRoundRead || r instanceof SecondRoundRead
-                    ? TransportSecurity.Access.READ : TransportSecurity.Access.WRITE;
+                    || r instanceof ProtocolRequest p && p.onlyReads() ? TransportSecurity.Access.READ : TransportSecurity.Access.WRITE;
             int a = access.ordinal();
             if (answered[a] && System.nanoTime() - answeredUntil[a] < 0) {
                 dispatch(ctx, r, denial[a]);

@@ -1,5 +1,6 @@
 package io.fastccs.server.transport;
 
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingMember;
@@ -45,6 +46,7 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
     private final Bootstrap bootstrap;
     private final AtomicLong dropped = new AtomicLong();
     private volatile boolean closed;
+    private final Protocol protocol;
 
     /**
      * @param localAddress the node's own address: peers accept a partition's messages only from that member's
@@ -54,13 +56,20 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
         this(ring, localAddress, maxFrameBytes, TransportSecurity.NONE);
     }
 
+    public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes, TransportSecurity security) {
+        this(ring, localAddress, maxFrameBytes, security, Protocol.FASTCCS);
+    }
+
     /**
      * @param security links use TLS when it gives a {@link TransportSecurity#peerClientContext()} (internode
      *                 encryption), asking for the server name {@link TransportSecurity#PEER_SERVER_NAME} so the peer
      *                 answers with its internode certificate and checks ours
+     * @param protocol the consistency protocol the node runs, named in every link's Hello
      */
-    public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes, TransportSecurity security) {
+    public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes, TransportSecurity security,
+                     Protocol protocol) {
         this.ring = ring;
+        this.protocol = protocol;
         this.links = new Link[ring.partitions()];
         for (int p = 0; p < links.length; p++) links[p] = new Link(p);
         this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -170,7 +179,7 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
                 channel.close();
                 return;
             }
-            channel.write(Hello.peer(ring.self()).to(partition), channel.voidPromise());
+            channel.write(Hello.peer(ring.self()).to(partition).speaking(protocol), channel.voidPromise());
             while (!queue.isEmpty()) channel.write(queue.poll(), channel.voidPromise());
             channel.flush();
             channel.closeFuture().addListener(c -> logger.debug("FastCCS: link to partition {} closed", partition));

@@ -1,6 +1,7 @@
 package io.fastccs.server.wiring;
 
 import io.fastccs.server.node.FastCcsNode;
+import io.fastccs.server.node.ProtocolNode;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.RingView;
 import io.fastccs.server.storage.DurablePartitionStore;
@@ -17,14 +18,39 @@ import java.util.function.LongSupplier;
  * in-process test cluster both build nodes only through here; nothing else knows both the node and the transport.
  */
 public final class NodeWiring implements AutoCloseable {
+    /** The FastCCS host; null on a node running a compared protocol. */
     private final FastCcsNode node;
+    /** The host of a compared protocol (Eiger, Wren, eventual); null on a FastCCS node. */
+    private final ProtocolNode compared;
     private final PeerLinks peers;
     private final FastCcsServer server;
 
-    private NodeWiring(FastCcsNode node, PeerLinks peers, FastCcsServer server) {
+    private NodeWiring(FastCcsNode node, ProtocolNode compared, PeerLinks peers, FastCcsServer server) {
         this.node = node;
+        this.compared = compared;
         this.peers = peers;
         this.server = server;
+    }
+
+    /**
+     * A node of a compared protocol ({@code settings.protocol()} not FastCCS): its partition starts empty in memory, then
+     * the port opens, then it ticks.
+     */
+    public static NodeWiring startCompared(NodeSettings settings, RingView ring, LongSupplier clockMicros,
+                                           TransportSecurity security) throws InterruptedException {
+        PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security, settings.protocol());
+        ProtocolNode host = new ProtocolNode(settings, ring, peers, clockMicros);
+        FastCcsServer server = new FastCcsServer(settings, ring, host, security);
+        try {
+            server.start();
+        } catch (InterruptedException | RuntimeException e) {
+            server.close();
+            peers.close();
+            host.close();
+            throw e;
+        }
+        host.startTicking();
+        return new NodeWiring(null, host, peers, server);
     }
 
     /**
@@ -50,11 +76,17 @@ public final class NodeWiring implements AutoCloseable {
             throw e;
         }
         node.startTicking();
-        return new NodeWiring(node, peers, server);
+        return new NodeWiring(node, null, peers, server);
     }
 
+    /** The FastCCS host, or null when the node runs a compared protocol. */
     public FastCcsNode node() {
         return node;
+    }
+
+    /** The compared protocol's host, or null on a FastCCS node. */
+    public ProtocolNode comparedNode() {
+        return compared;
     }
 
     public FastCcsServer server() {
@@ -69,6 +101,7 @@ public final class NodeWiring implements AutoCloseable {
     public void close() {
         server.close();
         peers.close();
-        node.close();
+        if (node != null) node.close();
+        if (compared != null) compared.close();
     }
 }

@@ -1,6 +1,7 @@
 package io.fastccs.server.config;
 
 import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.primitives.Protocol;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -36,6 +37,18 @@ class FastCcsSettingsTest {
         assertThat(c.maxKeyBytes()).isEqualTo(65535);
         assertThat(c.maxValueBytes()).isEqualTo(1 << 20);
         assertThat(s.toString()).isEqualTo("defaults");
+    }
+
+    @Test
+    void theProtocolIsFastCcsUnlessNamedAndTheComparedOnesRunAtReplicationFactorOne() {
+        assertThat(FastCcsSettings.defaults().protocol()).isEqualTo(Protocol.FASTCCS);
+        assertThat(FastCcsSettings.of(Map.of("protocol", "Eiger")).protocol()).isEqualTo(Protocol.EIGER);
+        assertThat(FastCcsSettings.of(Map.of("protocol", "wren", "replication_factor", "1")).protocol()).isEqualTo(Protocol.WREN);
+        assertThat(FastCcsSettings.of(Map.of("protocol", "fastccs", "replication_factor", "3")).replicationFactor()).isEqualTo(3);
+        assertThatThrownBy(() -> FastCcsSettings.of(Map.of("protocol", "cops")))
+                .hasMessage("FastCCS setting protocol: unknown protocol 'cops'; known: fastccs, eiger, wren, eventual");
+        assertThatThrownBy(() -> FastCcsSettings.of(Map.of("protocol", "eventual", "replication_factor", "3")))
+                .hasMessageContaining("eventual runs at replication_factor 1 only");
     }
 
     @Test

@@ -93,10 +93,11 @@ public final class ClusterCommand implements Runnable {
                         + "stops nothing); 1 is one node per partition, as in the thesis (default: 3 for a new cluster of "
                         + "3 or more nodes, else 1; a stopped cluster keeps its own; same as --node-setting replication_factor=R)")
         Integer rf;
-        @Option(names = "--protocol", paramLabel = "NAME",
-                description = "the consistency protocol the nodes run: fastccs (default), or eiger, wren or eventual, the "
-                        + "protocols the thesis compares it with (one node per partition, versions in memory; implies --rf 1; "
-                        + "same as --node-setting protocol=NAME)")
+        @Option(names = "--protocol", paramLabel = "NAME[,NAME...]",
+                description = "the consistency protocols the nodes run, all on the FastCCS port: fastccs (default), and/or "
+                        + "eiger, wren, eventual, the protocols the thesis compares it with (one node per partition, "
+                        + "versions in memory; with any of them --rf defaults to 1); a client names one with "
+                        + "withProtocol, the stress tool with -mode; same as --node-setting protocol=NAME[,NAME...]")
         String protocol;
         @Option(names = "--node-setting", paramLabel = "NAME=VALUE",
                 description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable")
@@ -106,22 +107,22 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
             LocalCluster cluster = dir.cluster(System.out);
-            if (protocol != null) {
-                Protocol p;
+            if (protocol != null) nodeSettings.put(LocalCluster.PROTOCOL, protocol);
+            if (nodeSettings.containsKey(LocalCluster.PROTOCOL)) {
+                List<Protocol> chosen;
                 try {
-                    p = Protocol.parse(protocol);
+                    chosen = LocalCluster.protocols(nodeSettings.get(LocalCluster.PROTOCOL));
                 } catch (IllegalArgumentException e) {
                     throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--protocol: " + e.getMessage());
                 }
-                nodeSettings.put(LocalCluster.PROTOCOL, p.word());
-                if (p != Protocol.FASTCCS && rf == null) rf = 1;
+                nodeSettings.put(LocalCluster.PROTOCOL, chosen.stream().map(Protocol::word).collect(Collectors.joining(",")));
+                if (!chosen.equals(List.of(Protocol.FASTCCS)) && rf == null) rf = 1;
             }
             if (rf != null) {
                 if (rf < 1 || rf > nodes) throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                         "--rf must be between 1 and the number of nodes (" + nodes + "), not " + rf);
                 nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(rf));
-            } else if (!nodeSettings.containsKey(LocalCluster.REPLICATION_FACTOR) && !cluster.exists() && !noPlugin
-                    && nodeSettings.getOrDefault(LocalCluster.PROTOCOL, "fastccs").equalsIgnoreCase("fastccs")) {
+            } else if (!nodeSettings.containsKey(LocalCluster.REPLICATION_FACTOR) && !cluster.exists() && !noPlugin) {
                 // Replicated by default, as a Cassandra operator runs: one node down then stops nothing (issue 12).
                 nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(LocalCluster.defaultReplicationFactor(nodes)));
             }
@@ -138,8 +139,9 @@ public final class ClusterCommand implements Runnable {
             System.out.println("  FastCCS  " + (noPlugin ? "off (--no-plugin)" : addresses(nodes, ports, ports.fastccs())));
             if (!noPlugin) {
                 int replicas = cluster.replicationFactor();
-                if (cluster.protocol() != Protocol.FASTCCS)
-                    System.out.println("  protocol " + cluster.protocol().word() + " (compared with FastCCS; versions in memory)");
+                if (!cluster.protocols().equals(List.of(Protocol.FASTCCS)))
+                    System.out.println("  protocols " + cluster.protocols().stream().map(Protocol::word).collect(Collectors.joining(", "))
+                            + " on the FastCCS port (the compared ones keep their versions in memory)");
                 System.out.println("  replicas " + replicas + " per partition" + (replicas == 1
                         ? " (one node per partition, as in the thesis)" : " (each partition a Raft group; one node down stops nothing)"));
             }

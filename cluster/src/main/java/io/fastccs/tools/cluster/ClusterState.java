@@ -1,5 +1,6 @@
 package io.fastccs.tools.cluster;
 
+import java.util.List;
 import io.fastccs.protocol.primitives.Protocol;
 import java.io.IOException;
 import java.io.Reader;
@@ -36,10 +37,14 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
         return Integer.parseInt(nodeSettings.getOrDefault(LocalCluster.REPLICATION_FACTOR, "1"));
     }
 
-    /** The consistency protocol the nodes run (FastCCS unless the {@code protocol} setting names another). */
+    /** The consistency protocols the nodes run (FastCCS unless the {@code protocol} setting names others). */
+    List<Protocol> protocols() {
+        return LocalCluster.protocols(nodeSettings.get(LocalCluster.PROTOCOL));
+    }
+
+    /** The protocol the tools shake hands in: the first the nodes run. */
     Protocol protocol() {
-        String word = nodeSettings.get(LocalCluster.PROTOCOL);
-        return word == null ? Protocol.FASTCCS : Protocol.parse(word);
+        return protocols().get(0);
     }
 
     ClusterState {

@@ -124,9 +124,24 @@ public final class LocalCluster {
         return state().nodeSettings();
     }
 
-    /** The consistency protocol its nodes run (the node setting {@code protocol}; FastCCS when unset). */
-    public Protocol protocol() {
-        return state().protocol();
+    /** The consistency protocols its nodes run (the node setting {@code protocol}; FastCCS when unset). */
+    public List<Protocol> protocols() {
+        return state().protocols();
+    }
+
+    /**
+     * The protocols a {@code protocol} setting names (one word or several, comma-separated; null: FastCCS).
+     *
+     * @throws IllegalArgumentException for a word that names no protocol
+     */
+    public static List<Protocol> protocols(String setting) {
+        if (setting == null) return List.of(Protocol.FASTCCS);
+        List<Protocol> out = new ArrayList<>();
+        for (String word : setting.split(",", -1)) {
+            Protocol p = Protocol.parse(word);
+            if (!out.contains(p)) out.add(p);
+        }
+        return List.copyOf(out);
     }
 
     /** Its replicas per partition. */

@@ -56,17 +56,14 @@ public final class FastCcsPlugin {
             startReplicated(settings, ring, clock, started);
             return;
         }
-        if (settings.protocol() != Protocol.FASTCCS) {
-            startCompared(settings, ring, clock, started);
-            return;
-        }
-        DurablePartitionStore store = CassandraStores.open(ring, settings, clock);
-        checkOwnership(ring, settings.keyspace());
+        boolean fastccs = settings.protocols().contains(Protocol.FASTCCS);
+        DurablePartitionStore store = fastccs ? CassandraStores.open(ring, settings, clock) : null;
+        if (fastccs) checkOwnership(ring, settings.keyspace());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
                 settings.maxFrameSize().toBytes(), settings.partitionConfig());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
         logger.info("FastCCS port security follows cassandra.yaml: {}", security);
-        NodeWiring w = NodeWiring.start(nodeSettings, ring, store, clock, security);
+        NodeWiring w = NodeWiring.start(nodeSettings, settings.protocols(), ring, store, clock, security);
         wiring = w;
         try {
             if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(w.node(), cps);
@@ -74,24 +71,11 @@ public final class FastCcsPlugin {
             logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
         }
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
-        PluginHealth.get().serving("partition " + ring.self() + " of " + ring.partitions() + " on port " + settings.port());
+        String compared = settings.protocols().stream().filter(p -> p != Protocol.FASTCCS).map(Protocol::word)
+                .collect(java.util.stream.Collectors.joining(", "));
+        PluginHealth.get().serving("partition " + ring.self() + " of " + ring.partitions() + " on port " + settings.port()
+                + (compared.isEmpty() ? "" : (fastccs ? ", also " : ", only ") + compared + " (versions in memory)"));
         logger.info("FastCCS partition {} of {} ready in {} ms", ring.self(), ring.partitions(),
-                (System.nanoTime() - started) / 1_000_000);
-    }
-
-    /**
-     * A compared protocol (Eiger, Wren, eventual): its partition lives in memory on this node, served on the same port
-     * with the same security as FastCCS (docs/design.md, "The compared protocols on real nodes").
-     */
-    private static void startCompared(FastCcsSettings settings, CassandraRing ring, NodeClock clock, long started) throws Exception {
-        NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
-                settings.maxFrameSize().toBytes(), settings.partitionConfig(), settings.protocol());
-        CassandraSecurity security = new CassandraSecurity(settings.keyspace());
-        wiring = NodeWiring.startCompared(nodeSettings, ring, clock, security);
-        StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
-        PluginHealth.get().serving(settings.protocol().word() + " partition " + ring.self() + " of " + ring.partitions()
-                + " on port " + settings.port() + " (versions in memory)");
-        logger.info("{} partition {} of {} ready in {} ms", settings.protocol().word(), ring.self(), ring.partitions(),
                 (System.nanoTime() - started) / 1_000_000);
     }
 

@@ -39,8 +39,9 @@ public enum FastCcsProperty {
      */
     REPLICATION_FACTOR("replication_factor", "1"),
     /**
-     * The consistency protocol the node runs: fastccs, or one the thesis compares it with (eiger, wren, eventual), for
-     * side-by-side measurements; every node of a cluster and every client must name the same one.
+     * The consistency protocols the node runs: fastccs, and/or those the thesis compares it with (eiger, wren,
+     * eventual), comma-separated, all on the one port (a connection names its protocol in its Hello), for side-by-side
+     * measurements; every node of a cluster must name the same ones, and a client one of them.
      */
     PROTOCOL("protocol", "fastccs"),
     /** The consensus port of replicated partitions, the same on every node, on the node's listen address. */

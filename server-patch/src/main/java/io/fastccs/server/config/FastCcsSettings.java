@@ -1,5 +1,9 @@
 package io.fastccs.server.config;
 
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.stream.Collectors;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.PartitionConfig;
 import org.apache.cassandra.config.DataStorageSpec;
@@ -48,7 +52,7 @@ public record FastCcsSettings(
         long testClockOffsetMicros,
         int raftSnapshotInterval,
         int raftFlushInterval,
-        Protocol protocol,
+        Set<Protocol> protocols,
         Map<FastCcsProperty, String> given) {
 
     /** Every default. */
@@ -88,12 +92,13 @@ public record FastCcsSettings(
         }
         Parser p = new Parser(given);
         DurationSpec.LongMicrosecondsBound timeout = p.micros(FastCcsProperty.TRANSACTION_TIMEOUT);
-        Protocol protocol = p.protocol(FastCcsProperty.PROTOCOL);
+        Set<Protocol> protocols = p.protocols(FastCcsProperty.PROTOCOL);
         int replicationFactor = p.integer(FastCcsProperty.REPLICATION_FACTOR, 1, 7);
-        if (protocol != Protocol.FASTCCS && replicationFactor != 1)
-            throw new IllegalArgumentException("FastCCS setting " + FastCcsProperty.PROTOCOL.key + ": " + protocol.word()
-                    + " runs at replication_factor 1 only (the compared protocols keep their versions in memory, one node per"
-                    + " partition); got replication_factor " + replicationFactor);
+        if (!protocols.equals(EnumSet.of(Protocol.FASTCCS)) && replicationFactor != 1)
+            throw new IllegalArgumentException("FastCCS setting " + FastCcsProperty.PROTOCOL.key + ": "
+                    + protocols.stream().filter(x -> x != Protocol.FASTCCS).map(Protocol::word).collect(Collectors.joining(", "))
+                    + ": the compared protocols run at replication_factor 1 only (they keep their versions in memory, one"
+                    + " node per partition); got replication_factor " + replicationFactor);
         return new FastCcsSettings(
                 p.integer(FastCcsProperty.PORT, 0, 65535),
                 p.integer(FastCcsProperty.PARTITIONS, 0, 4096),
@@ -119,7 +124,7 @@ public record FastCcsSettings(
                 p.signedMicros(FastCcsProperty.TEST_CLOCK_OFFSET),
                 p.integer(FastCcsProperty.RAFT_SNAPSHOT_INTERVAL, 1, Integer.MAX_VALUE),
                 p.integer(FastCcsProperty.RAFT_FLUSH_INTERVAL, 1, Integer.MAX_VALUE),
-                protocol,
+                protocols,
                 Map.copyOf(given));
     }
 
@@ -214,12 +219,20 @@ public record FastCcsSettings(
             return (int) n;
         }
 
-        Protocol protocol(FastCcsProperty p) {
-            try {
-                return Protocol.parse(raw(p));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("FastCCS setting " + p.key + ": " + e.getMessage());
+        /** One protocol word or several, comma-separated. */
+        Set<Protocol> protocols(FastCcsProperty p) {
+            Set<Protocol> out = EnumSet.noneOf(Protocol.class);
+            for (String word : raw(p).split(",", -1)) {
+                if (word.isBlank())
+                    throw new IllegalArgumentException("FastCCS setting " + p.key + ": '" + raw(p) + "' names no protocol"
+                            + " (one or several of fastccs, eiger, wren, eventual, comma-separated)");
+                try {
+                    out.add(Protocol.parse(word));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("FastCCS setting " + p.key + ": " + e.getMessage());
+                }
             }
+            return Collections.unmodifiableSet(out);
         }
 
         DurationSpec.LongMicrosecondsBound micros(FastCcsProperty p) {

@@ -13,7 +13,7 @@ import java.net.InetAddress;
  * @param port          the FastCCS port, for clients and peers alike (0: any free port, for tests)
  * @param maxFrameBytes the largest frame accepted; a larger length prefix closes the connection
  * @param partition     the protocol's tunables
- * @param protocol      the consistency protocol the node runs; a connection speaking another is refused
+ * @param protocol      the consistency protocol of the host these settings are for
  */
 public record NodeSettings(InetAddress bindAddress, int port, int maxFrameBytes, PartitionConfig partition, Protocol protocol) {
     public static final int DEFAULT_PORT = 9142;
@@ -21,6 +21,11 @@ public record NodeSettings(InetAddress bindAddress, int port, int maxFrameBytes,
 
     public NodeSettings {
         Objects.requireNonNull(protocol, "protocol");
+    }
+
+    /** The same settings for the host of {@code protocol}. */
+    public NodeSettings speaking(Protocol protocol) {
+        return new NodeSettings(bindAddress, port, maxFrameBytes, partition, protocol);
     }
 
     /** A FastCCS node. */

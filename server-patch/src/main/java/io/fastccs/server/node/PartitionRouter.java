@@ -1,5 +1,10 @@
 package io.fastccs.server.node;
 
+import io.fastccs.protocol.primitives.Protocol;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
 import io.fastccs.protocol.messages.RingReply;
 
 import java.net.InetAddress;
@@ -10,8 +15,18 @@ import java.net.InetAddress;
  * in its Hello. Any thread.
  */
 public interface PartitionRouter {
-    /** The host serving {@code partition} here now, or null when this node does not (does not lead its group). */
+    /** The FastCCS host serving {@code partition} here now, or null when this node does not (does not lead its group). */
     InboundHandler serving(int partition);
+
+    /** The consistency protocols this node serves (a connection names one in its Hello). */
+    default Set<Protocol> protocols() {
+        return EnumSet.of(Protocol.FASTCCS);
+    }
+
+    /** The host of {@code protocol} serving {@code partition} here now, or null. */
+    default InboundHandler serving(Protocol protocol, int partition) {
+        return protocol == Protocol.FASTCCS ? serving(partition) : null;
+    }
 
     /** The partition a connection is for when its Hello names none: the node's own. */
     int ownPartition();
@@ -29,14 +44,29 @@ public interface PartitionRouter {
         return -1;
     }
 
-    /** A node serving its own partition only (replication factor 1). */
+    /** A node serving its own FastCCS partition only (replication factor 1). */
     static PartitionRouter single(RingView ring, InboundHandler node) {
+        return single(ring, Map.of(Protocol.FASTCCS, node));
+    }
+
+    /**
+     * A node serving its own partition of each of {@code hosts}' protocols (replication factor 1), all on one port: a
+     * connection reaches the host of the protocol its Hello names.
+     */
+    static PartitionRouter single(RingView ring, Map<Protocol, InboundHandler> hosts) {
+        if (hosts.isEmpty()) throw new IllegalArgumentException("a node serves at least one protocol");
+        Map<Protocol, InboundHandler> byProtocol = new EnumMap<>(hosts);
+        InboundHandler any = byProtocol.values().iterator().next();
         return new PartitionRouter() {
-            @Override public InboundHandler serving(int partition) { return partition == ring.self() ? node : null; }
+            @Override public Set<Protocol> protocols() { return EnumSet.copyOf(byProtocol.keySet()); }
+            @Override public InboundHandler serving(Protocol protocol, int partition) {
+                return partition == ring.self() ? byProtocol.get(protocol) : null;
+            }
+            @Override public InboundHandler serving(int partition) { return serving(Protocol.FASTCCS, partition); }
             @Override public int ownPartition() { return ring.self(); }
             @Override public int partitions() { return ring.partitions(); }
             @Override public boolean mayActAs(InetAddress address, int partition) { return ring.mayActAs(address, partition); }
-            @Override public RingReply ring(long requestId) { return node.ring(requestId); }
+            @Override public RingReply ring(long requestId) { return any.ring(requestId); }
         };
     }
 }

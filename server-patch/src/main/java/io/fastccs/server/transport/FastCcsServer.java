@@ -1,5 +1,7 @@
 package io.fastccs.server.transport;
 
+import io.fastccs.protocol.primitives.Protocol;
+import java.util.stream.Collectors;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -197,6 +199,8 @@ public final class FastCcsServer implements AutoCloseable {
         /** The partition this connection is for, and the host that served it when the connection was accepted. */
         private int target = -1;
         private boolean explicitTarget;
+        /** The protocol the connection speaks, from its Hello. */
+        private Protocol protocol = Protocol.FASTCCS;
         private InboundHandler node;
         private int malformed;
         /** Set by {@link TlsDetector}, or NONE when the port has no TLS. */
@@ -232,7 +236,7 @@ public final class FastCcsServer implements AutoCloseable {
                 ctx.writeAndFlush(router.ring(r.requestId()));
                 return;
             }
-            if (node == null || router.serving(target) != node) { // this node does not lead the group (any more)
+            if (node == null || router.serving(protocol, target) != node) { // this node does not lead the group (any more)
                 notLeader(ctx, requestIdOf(m));
                 return;
             }
@@ -264,14 +268,18 @@ public final class FastCcsServer implements AutoCloseable {
                         + " not supported; this node speaks " + Hello.PROTOCOL_VERSION)).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
-            if (hello.protocol() != settings.protocol()) {
-                ctx.writeAndFlush(ErrorReply.of(0, ErrorCode.INVALID_REQUEST, "this cluster runs the " + settings.protocol().word()
-                        + " protocol; the connection speaks " + hello.protocol().word()
+            if (!router.protocols().contains(hello.protocol())) {
+                Protocol runs = router.protocols().iterator().next();
+                ctx.writeAndFlush(ErrorReply.of(0, ErrorCode.INVALID_REQUEST, "this node runs "
+                        + router.protocols().stream().map(Protocol::word).collect(Collectors.joining(", "))
+                        + "; the connection speaks " + hello.protocol().word()
                         + (hello.fromPeer() ? " (every node needs the same protocol setting)"
-                        : " (build the client with withProtocol(Protocol." + settings.protocol() + "))")))
+                        : " (build the client with withProtocol(Protocol." + runs + "), or add " + hello.protocol().word()
+                        + " to the nodes' protocol setting)")))
                         .addListener(ChannelFutureListener.CLOSE);
                 return;
             }
+            protocol = hello.protocol();
             InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
             explicitTarget = hello.target() >= 0;
             target = explicitTarget ? hello.target() : router.ownPartition();
@@ -280,7 +288,7 @@ public final class FastCcsServer implements AutoCloseable {
                         + router.partitions())).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
-            node = router.serving(target);
+            node = router.serving(protocol, target);
             if (hello.fromPeer()) {
                 identity = UNIDENTIFIED_PEER;
                 if (hello.partition() >= router.partitions() || hello.partition() == target
@@ -298,7 +306,7 @@ public final class FastCcsServer implements AutoCloseable {
                     return;
                 }
                 identity = hello.partition();
-                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), settings.protocol()));
+                ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), protocol));
                 return;
             }
             if (security.clientTls() == TransportSecurity.TlsPolicy.ENCRYPTED && tls != Tls.CLIENT) {
@@ -330,7 +338,7 @@ public final class FastCcsServer implements AutoCloseable {
             }
             // A Hello naming no partition is accepted even without a host here: a contact point answers ring requests.
             identity = CLIENT;
-            ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), settings.protocol()));
+            ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), protocol));
             while (!held.isEmpty() && ctx.channel().isActive()) channelRead0(ctx, held.poll());
         }
 

@@ -1,6 +1,9 @@
 package io.fastccs.server.wiring;
 
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.server.node.FastCcsNode;
+import io.fastccs.server.node.InboundHandler;
+import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.ProtocolNode;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.RingView;
@@ -10,6 +13,12 @@ import io.fastccs.server.transport.PeerLinks;
 import io.fastccs.server.transport.TransportSecurity;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -18,14 +27,14 @@ import java.util.function.LongSupplier;
  * in-process test cluster both build nodes only through here; nothing else knows both the node and the transport.
  */
 public final class NodeWiring implements AutoCloseable {
-    /** The FastCCS host; null on a node running a compared protocol. */
+    /** The FastCCS host; null on a node that runs only compared protocols. */
     private final FastCcsNode node;
-    /** The host of a compared protocol (Eiger, Wren, eventual); null on a FastCCS node. */
-    private final ProtocolNode compared;
-    private final PeerLinks peers;
+    /** The hosts of the compared protocols (Eiger, Wren, eventual) this node runs. */
+    private final Map<Protocol, ProtocolNode> compared;
+    private final List<PeerLinks> peers;
     private final FastCcsServer server;
 
-    private NodeWiring(FastCcsNode node, ProtocolNode compared, PeerLinks peers, FastCcsServer server) {
+    private NodeWiring(FastCcsNode node, Map<Protocol, ProtocolNode> compared, List<PeerLinks> peers, FastCcsServer server) {
         this.node = node;
         this.compared = compared;
         this.peers = peers;
@@ -33,60 +42,69 @@ public final class NodeWiring implements AutoCloseable {
     }
 
     /**
-     * A node of a compared protocol ({@code settings.protocol()} not FastCCS): its partition starts empty in memory, then
-     * the port opens, then it ticks.
-     */
-    public static NodeWiring startCompared(NodeSettings settings, RingView ring, LongSupplier clockMicros,
-                                           TransportSecurity security) throws InterruptedException {
-        PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security, settings.protocol());
-        ProtocolNode host = new ProtocolNode(settings, ring, peers, clockMicros);
-        FastCcsServer server = new FastCcsServer(settings, ring, host, security);
-        try {
-            server.start();
-        } catch (InterruptedException | RuntimeException e) {
-            server.close();
-            peers.close();
-            host.close();
-            throw e;
-        }
-        host.startTicking();
-        return new NodeWiring(null, host, peers, server);
-    }
-
-    /**
-     * Recovers the partition from {@code store}, then opens the port, then starts ticking: nothing is accepted
-     * before recovery is done.
+     * A FastCCS node: recovers the partition from {@code store}, then opens the port, then starts ticking: nothing is
+     * accepted before recovery is done.
      *
      * @param clockMicros the node's time in microseconds; must not go back across restarts (wall clock)
      * @param security    TLS, logins and permissions on the port and the peer links
      */
     public static NodeWiring start(NodeSettings settings, RingView ring, DurablePartitionStore store, LongSupplier clockMicros,
                                    TransportSecurity security) throws InterruptedException {
-        PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security);
-        FastCcsNode node = new FastCcsNode(settings, ring, store, peers, clockMicros);
-        FastCcsServer server = new FastCcsServer(settings, ring, node, security);
-        node.onStopServing(server::close);
-        try {
-            node.recover();
-            server.start();
-        } catch (InterruptedException | RuntimeException e) {
-            server.close();
-            peers.close();
-            node.close();
-            throw e;
-        }
-        node.startTicking();
-        return new NodeWiring(node, null, peers, server);
+        return start(settings, EnumSet.of(Protocol.FASTCCS), ring, store, clockMicros, security);
     }
 
-    /** The FastCCS host, or null when the node runs a compared protocol. */
+    /**
+     * A node running each of {@code protocols} on the one port (a connection names its protocol in its Hello): FastCCS
+     * recovered from {@code store}, the compared protocols' partitions empty in memory (each with peer links of its
+     * own); then the port opens, then they tick.
+     *
+     * @param store FastCCS's store; null when {@code protocols} leaves FastCCS out
+     */
+    public static NodeWiring start(NodeSettings settings, Set<Protocol> protocols, RingView ring, DurablePartitionStore store,
+                                   LongSupplier clockMicros, TransportSecurity security) throws InterruptedException {
+        if (protocols.isEmpty()) throw new IllegalArgumentException("a node runs at least one protocol");
+        List<PeerLinks> links = new ArrayList<>();
+        Map<Protocol, InboundHandler> hosts = new EnumMap<>(Protocol.class);
+        Map<Protocol, ProtocolNode> compared = new EnumMap<>(Protocol.class);
+        FastCcsNode node = null;
+        FastCcsServer server = null;
+        try {
+            for (Protocol protocol : protocols) {
+                PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security, protocol);
+                links.add(peers);
+                if (protocol == Protocol.FASTCCS) {
+                    if (store == null) throw new IllegalArgumentException("FastCCS needs its store");
+                    node = new FastCcsNode(settings.speaking(protocol), ring, store, peers, clockMicros);
+                    hosts.put(protocol, node);
+                } else {
+                    ProtocolNode host = new ProtocolNode(settings.speaking(protocol), ring, peers, clockMicros);
+                    compared.put(protocol, host);
+                    hosts.put(protocol, host);
+                }
+            }
+            server = new FastCcsServer(settings, PartitionRouter.single(ring, hosts), security);
+            if (node != null) {
+                node.onStopServing(server::close);
+                node.recover();
+            }
+            server.start();
+        } catch (InterruptedException | RuntimeException e) {
+            new NodeWiring(node, compared, links, server).close();
+            throw e;
+        }
+        if (node != null) node.startTicking();
+        compared.values().forEach(ProtocolNode::startTicking);
+        return new NodeWiring(node, compared, links, server);
+    }
+
+    /** The FastCCS host, or null when the node runs only compared protocols. */
     public FastCcsNode node() {
         return node;
     }
 
-    /** The compared protocol's host, or null on a FastCCS node. */
-    public ProtocolNode comparedNode() {
-        return compared;
+    /** The host of compared protocol {@code protocol}, or null when the node does not run it. */
+    public ProtocolNode comparedNode(Protocol protocol) {
+        return compared.get(protocol);
     }
 
     public FastCcsServer server() {
@@ -99,9 +117,9 @@ public final class NodeWiring implements AutoCloseable {
 
     @Override
     public void close() {
-        server.close();
-        peers.close();
+        if (server != null) server.close();
+        peers.forEach(PeerLinks::close);
         if (node != null) node.close();
-        if (compared != null) compared.close();
+        compared.values().forEach(ProtocolNode::close);
     }
 }

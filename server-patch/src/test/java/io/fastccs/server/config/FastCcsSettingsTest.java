@@ -41,14 +41,20 @@ class FastCcsSettingsTest {
 
     @Test
     void theProtocolIsFastCcsUnlessNamedAndTheComparedOnesRunAtReplicationFactorOne() {
-        assertThat(FastCcsSettings.defaults().protocol()).isEqualTo(Protocol.FASTCCS);
-        assertThat(FastCcsSettings.of(Map.of("protocol", "Eiger")).protocol()).isEqualTo(Protocol.EIGER);
-        assertThat(FastCcsSettings.of(Map.of("protocol", "wren", "replication_factor", "1")).protocol()).isEqualTo(Protocol.WREN);
+        assertThat(FastCcsSettings.defaults().protocols()).containsExactly(Protocol.FASTCCS);
+        assertThat(FastCcsSettings.of(Map.of("protocol", "Eiger")).protocols()).containsExactly(Protocol.EIGER);
+        assertThat(FastCcsSettings.of(Map.of("protocol", "wren", "replication_factor", "1")).protocols()).containsExactly(Protocol.WREN);
+        assertThat(FastCcsSettings.of(Map.of("protocol", "eventual, fastccs,eiger,wren")).protocols())
+                .containsExactly(Protocol.FASTCCS, Protocol.EIGER, Protocol.WREN, Protocol.EVENTUAL);
         assertThat(FastCcsSettings.of(Map.of("protocol", "fastccs", "replication_factor", "3")).replicationFactor()).isEqualTo(3);
+        assertThatThrownBy(() -> FastCcsSettings.of(Map.of("protocol", "fastccs,")))
+                .hasMessageContaining("names no protocol");
+        assertThatThrownBy(() -> FastCcsSettings.of(Map.of("protocol", "fastccs,wren", "replication_factor", "3")))
+                .hasMessageContaining("protocol: wren: the compared protocols run at replication_factor 1 only");
         assertThatThrownBy(() -> FastCcsSettings.of(Map.of("protocol", "cops")))
                 .hasMessage("FastCCS setting protocol: unknown protocol 'cops'; known: fastccs, eiger, wren, eventual");
         assertThatThrownBy(() -> FastCcsSettings.of(Map.of("protocol", "eventual", "replication_factor", "3")))
-                .hasMessageContaining("eventual runs at replication_factor 1 only");
+                .hasMessageContaining("eventual: the compared protocols run at replication_factor 1 only");
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.server.transport.TransportSecurity;
 import io.fastccs.server.wiring.NodeWiring;
@@ -13,6 +14,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 
 /**
@@ -26,10 +29,13 @@ public final class InProcessCluster implements AutoCloseable {
     private final InMemoryPartitionStore[] stores;
     private final NodeWiring[] nodes;
     private final TransportSecurity security;
+    private final Set<Protocol> protocols;
 
-    private InProcessCluster(int partitions, PartitionConfig config, TransportSecurity security) throws IOException {
+    private InProcessCluster(int partitions, PartitionConfig config, TransportSecurity security, Set<Protocol> protocols)
+            throws IOException {
         this.config = config;
         this.security = security;
+        this.protocols = EnumSet.copyOf(protocols);
         this.members = new ArrayList<>();
         for (int p = 0; p < partitions; p++) members.add(new RingMember(p, "127.0.0.1", freePort(), evenToken(p, partitions), true));
         this.stores = new InMemoryPartitionStore[partitions];
@@ -47,7 +53,13 @@ public final class InProcessCluster implements AutoCloseable {
     /** Nodes whose port and peer links enforce {@code security} (TLS, logins, permissions). */
     public static InProcessCluster start(int partitions, PartitionConfig config, TransportSecurity security)
             throws IOException, InterruptedException {
-        InProcessCluster c = new InProcessCluster(partitions, config, security);
+        return start(partitions, config, security, EnumSet.of(Protocol.FASTCCS));
+    }
+
+    /** Nodes that run each of {@code protocols} on their one port (the compared ones in memory, lost on a restart). */
+    public static InProcessCluster start(int partitions, PartitionConfig config, TransportSecurity security,
+                                         Set<Protocol> protocols) throws IOException, InterruptedException {
+        InProcessCluster c = new InProcessCluster(partitions, config, security, protocols);
         for (int p = 0; p < partitions; p++) {
             c.stores[p] = new InMemoryPartitionStore();
             c.startNode(p);
@@ -67,7 +79,8 @@ public final class InProcessCluster implements AutoCloseable {
         RingView ring = new StaticRing(p, members);
         NodeSettings settings = new NodeSettings(InetAddress.getLoopbackAddress(), members.get(p).port(),
                 NodeSettings.DEFAULT_MAX_FRAME_BYTES, config);
-        nodes[p] = NodeWiring.start(settings, ring, new InMemoryDurableStore(stores[p]),
+        nodes[p] = NodeWiring.start(settings, protocols, ring,
+                protocols.contains(Protocol.FASTCCS) ? new InMemoryDurableStore(stores[p]) : null,
                 () -> System.currentTimeMillis() * 1000, security);
     }
 

@@ -2,7 +2,8 @@
  * FastCCS wire schema: every message a client and a partition, or two partitions, exchange.
  * Encoded with TCompactProtocol; one Frame per transport frame (the transport carries the length).
  * The Java side is io.fastccs.protocol.wire.WireCodec, which maps these structs to the records in
- * io.fastccs.protocol.messages.
+ * io.fastccs.protocol.messages, and those of the other consistency protocols a cluster may run instead
+ * (eventual, Eiger, Wren) to the records in their packages.
  *
  * "Algorithm 1/2, line n" refers to T. Lykhenko, Efficient Implementation of Causal Consistent
  * Transactions in the Cloud (MSc thesis, 2019), chapter 3: algorithm 1 is the client, algorithm 2 the partition.
@@ -43,7 +44,10 @@ struct KeyValue {
 struct ReadValue {
   1: binary key
   2: optional binary value
-  /** The owning partition's entry of the version's commit clock. */
+  /**
+   * The owning partition's entry of the version's commit clock. In EventualReadAnswer the winning write's stamp time,
+   * in WrenSliceReply the version's commit time.
+   */
   3: i64 sequence
 }
 
@@ -281,6 +285,334 @@ struct HelloReply {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The other consistency protocols a cluster can run instead of FastCCS (Hello.protocol names the one spoken).
+// Each protocol's structs carry its name as a prefix, since Thrift structs share one namespace. The Java side is
+// EventualWire, EigerWire and WrenWire in io.fastccs.protocol.wire, mapping to the records nested in
+// io.fastccs.protocol.eventual.EventualMessages, io.fastccs.protocol.eiger.EigerMessages and
+// io.fastccs.protocol.wren.WrenMessages. Times, clocks, versions and stamps are >= 0 unless a field says otherwise.
+// ---------------------------------------------------------------------------------------------------------------
+
+// ---- Eventual: the thesis's "original Cassandra", last writer wins by a client-chosen Lamport time ---------------
+
+/**
+ * EventualStamp: where a write sits in last-writer-wins order, as a Cassandra client timestamp places it: a Lamport
+ * time the client picks above every time it heard of, then the client id and its transaction counter to break ties.
+ */
+struct EventualStamp {
+  1: i64 time
+  2: i64 clientId
+  3: i64 txnSequence
+}
+
+/** EventualMessages.Read (client -> partition): read the newest value of each key, one round, no causal metadata. */
+struct EventualRead {
+  1: i64 requestId
+  2: list<binary> keys
+}
+
+/**
+ * EventualMessages.ReadAnswer (partition -> client): each key's newest value. ReadValue.sequence is the winning
+ * write's stamp time (0 when the key has none).
+ */
+struct EventualReadAnswer {
+  1: i64 requestId
+  2: list<ReadValue> values
+  /** The partition's Lamport time, which the client's next stamp exceeds. */
+  3: i64 time
+}
+
+/**
+ * EventualMessages.Write (client -> partition): apply these writes at once, each unless a write with a later stamp
+ * is already there. Every partition of the transaction gets the same stamp.
+ */
+struct EventualWrite {
+  1: i64 requestId
+  2: TxnId txnId
+  3: EventualStamp stamp
+  4: list<KeyValue> writes
+}
+
+/** EventualMessages.WriteAnswer (partition -> client): the writes are applied. */
+struct EventualWriteAnswer {
+  1: i64 requestId
+  /** The partition's Lamport time. */
+  2: i64 time
+}
+
+// ---- Eiger (Lloyd et al., NSDI 2013; the authors' code wlloyd/eiger), single datacenter ----------------------------
+// Every Eiger message carries its sender's Lamport clock (`clock`, Eiger's lts). A version stamp is
+// (commit time << 16) | coordinator partition.
+
+/**
+ * EigerMessages.Dep: one of the client's nearest dependencies, Eiger's Dep{locator_key, timestamp}: the key to check
+ * the dependency at (the key itself, or a transaction's coordinator key) and the version depended on.
+ */
+struct EigerDep {
+  1: binary key
+  2: i64 version
+}
+
+/**
+ * EigerMessages.KeyVersion: one key as a read returns it, with its validity interval [evt, lvt]: Eiger's Column with
+ * earliest_valid_time, latest_valid_time and transactionCoordinatorKey.
+ */
+struct EigerKeyVersion {
+  1: binary key
+  /** Absent when the key has no version at the read time (version and evt are then 0). */
+  2: optional binary value
+  /** The version's stamp. */
+  3: i64 version
+  /** Earliest valid time: the version's commit time. */
+  4: i64 evt
+  /** Latest valid time the partition knows of. */
+  5: i64 lvt
+  /** The coordinator key of the transaction that wrote the version; absent if none. */
+  6: optional binary coordKey
+}
+
+/**
+ * EigerMessages.TxnStatus: one transaction's state at its coordinator, in a CheckTxn answer. commitTime is the
+ * commit time when COMMITTED, else 0.
+ */
+struct EigerTxnStatus {
+  1: TxnId txnId
+  2: Outcome outcome
+  3: i64 commitTime
+}
+
+/**
+ * EigerMessages.Read1 (client -> partition): round one of a read-only transaction (Eiger's multiget_slice, as
+ * ClientLibrary.transactional_multiget_slice sends it).
+ */
+struct EigerRead1 {
+  1: i64 requestId
+  2: i64 clock
+  3: list<binary> keys
+}
+
+/** EigerMessages.ReadAt (client -> partition): round two, the keys at the effective time (multiget_slice_by_time). */
+struct EigerReadAt {
+  1: i64 requestId
+  2: i64 clock
+  3: list<binary> keys
+  /** The effective time, Eiger's chosen_time. */
+  4: i64 time
+}
+
+/**
+ * EigerMessages.CohortWrite (client -> partition): a write-only transaction's writes for a cohort, a participant
+ * that is not the coordinator (Eiger's transactional_batch_mutate_cohort).
+ */
+struct EigerCohortWrite {
+  1: i64 requestId
+  2: i64 clock
+  3: TxnId txnId
+  /** The coordinator partition, where the cohort sends its vote. */
+  4: i32 coordinator
+  /** The transaction's coordinator key, owned by the coordinator partition. */
+  5: binary coordKey
+  6: list<KeyValue> writes
+}
+
+/**
+ * EigerMessages.CoordWrite (client -> partition): a write-only transaction's writes for its coordinator, with every
+ * participant partition and the client's dependency set (Eiger's transactional_batch_mutate_coordinator, whose
+ * all_keys this replaces by the participants). Nothing checks the dependencies in a single datacenter.
+ */
+struct EigerCoordWrite {
+  1: i64 requestId
+  2: i64 clock
+  3: TxnId txnId
+  4: binary coordKey
+  5: list<KeyValue> writes
+  6: list<i32> participants
+  7: list<EigerDep> deps
+}
+
+/** EigerMessages.OutcomeQuery (client -> partition): asks a transaction's coordinator for its outcome. */
+struct EigerOutcomeQuery {
+  1: i64 requestId
+  2: i64 clock
+  3: TxnId txnId
+}
+
+/** EigerMessages.ReadReply (partition -> client): the values of one read round. */
+struct EigerReadReply {
+  1: i64 requestId
+  2: i64 clock
+  3: list<EigerKeyVersion> values
+  /** The partition held the answer for a CheckTxn to a coordinator (Eiger's third round). */
+  4: bool checkedCoordinator
+}
+
+/** EigerMessages.WriteAck (partition -> client): a cohort marked its writes pending and sent its vote. */
+struct EigerWriteAck {
+  1: i64 requestId
+  2: i64 clock
+}
+
+/** EigerMessages.WriteReply (partition -> client): the coordinator's decision on a write. */
+struct EigerWriteReply {
+  1: i64 requestId
+  2: i64 clock
+  3: Outcome outcome
+  /** The version stamp of the transaction's writes when COMMITTED, else 0. */
+  4: i64 stamp
+}
+
+/** EigerMessages.OutcomeReply (partition -> client): the answer to an EigerOutcomeQuery. */
+struct EigerOutcomeReply {
+  1: i64 requestId
+  2: i64 clock
+  3: Outcome outcome
+  /** The version stamp when COMMITTED, else 0. */
+  4: i64 stamp
+}
+
+/** EigerMessages.YesVote (partition -> partition): a cohort marked its keys pending at pendingTime and votes yes. */
+struct EigerYesVote {
+  1: i64 clock
+  2: TxnId txnId
+  3: i64 pendingTime
+}
+
+/** EigerMessages.Commit (partition -> partition): the coordinator committed at commitTime. */
+struct EigerCommit {
+  1: i64 clock
+  2: TxnId txnId
+  3: i64 commitTime
+}
+
+/** EigerMessages.Abort (partition -> partition): the coordinator aborted (a vote was late, or it presumed abort). */
+struct EigerAbort {
+  1: i64 clock
+  2: TxnId txnId
+}
+
+/** EigerMessages.Ack (partition -> partition): a cohort applied a commit. */
+struct EigerAck {
+  1: i64 clock
+  2: TxnId txnId
+}
+
+/**
+ * EigerMessages.CheckTxn (partition -> partition): a cohort asks the coordinator about pending transactions, for a
+ * round-two read at `time` (Eiger's third round), or because they stayed pending past the transaction timeout.
+ */
+struct EigerCheckTxn {
+  1: i64 clock
+  2: list<TxnId> txnIds
+  /** The read's effective time, or -1 for a timeout check. */
+  3: i64 time
+}
+
+/**
+ * EigerMessages.CheckTxnReply (partition -> partition): the coordinator's answer to an EigerCheckTxn. A transaction
+ * still UNDECIDED commits, if ever, after `clock`.
+ */
+struct EigerCheckTxnReply {
+  1: i64 clock
+  2: list<EigerTxnStatus> statuses
+}
+
+// ---- Wren (Spirovska, Didona, Zwaenepoel, DSN 2018; the authors' code epfl-labos/wren), single datacenter -----------
+// Times are hybrid logical clock values in one i64: physical microseconds << 11 | logical counter.
+
+/** WrenMessages.Start (client -> partition): START with the client's local stable time lst. */
+struct WrenStart {
+  1: i64 requestId
+  2: i64 lst
+}
+
+/** WrenMessages.StartReply (partition -> client): the snapshot time lt (the partition's GLST, at least lst). */
+struct WrenStartReply {
+  1: i64 requestId
+  2: i64 lt
+}
+
+/** WrenMessages.Slice (client -> partition): READ, the newest version at or below lt of each key. */
+struct WrenSlice {
+  1: i64 requestId
+  2: list<binary> keys
+  3: i64 lt
+}
+
+/**
+ * WrenMessages.SliceReply (partition -> client): one value per key asked, in the asked order; ReadValue.sequence is
+ * the version's commit time (0 when the key has none).
+ */
+struct WrenSliceReply {
+  1: i64 requestId
+  2: list<ReadValue> values
+}
+
+/**
+ * WrenMessages.CommitRequest (client -> partition): COMMIT to the coordinator, a participant, with every write of
+ * the transaction; the coordinator forwards each participant its share (WrenPrepare).
+ */
+struct WrenCommitRequest {
+  1: i64 requestId
+  2: TxnId txnId
+  /** The client's snapshot time. */
+  3: i64 lt
+  /** The client's highest write time. */
+  4: i64 hwt
+  5: list<KeyValue> writes
+}
+
+/** WrenMessages.OutcomeRequest (client -> partition): asks the coordinator what became of a transaction. */
+struct WrenOutcomeRequest {
+  1: i64 requestId
+  2: TxnId txnId
+}
+
+/** WrenMessages.CommitReply (partition -> client): the answer to a WrenCommitRequest or a WrenOutcomeRequest. */
+struct WrenCommitReply {
+  1: i64 requestId
+  2: TxnId txnId
+  3: Outcome outcome
+  /** The commit time when COMMITTED; -1 otherwise. */
+  4: i64 ct
+}
+
+/** WrenMessages.Prepare (partition -> partition): the coordinator asks a participant to prepare its share above ht. */
+struct WrenPrepare {
+  1: TxnId txnId
+  2: i64 ht
+  3: list<KeyValue> writes
+}
+
+/** WrenMessages.PrepareReply (partition -> partition): the participant prepared at pt. */
+struct WrenPrepareReply {
+  1: TxnId txnId
+  2: i64 pt
+}
+
+/** WrenMessages.Commit (partition -> partition): the coordinator committed at ct. */
+struct WrenCommit {
+  1: TxnId txnId
+  2: i64 ct
+}
+
+/** WrenMessages.Abort (partition -> partition): the coordinator aborted; drop the prepared writes. */
+struct WrenAbort {
+  1: TxnId txnId
+}
+
+/**
+ * WrenMessages.CheckTxn (partition -> partition): a participant holding a transaction prepared past the timeout
+ * asks the coordinator, which answers WrenCommit or WrenAbort. Not in Wren, which assumes reliable channels.
+ */
+struct WrenCheckTxn {
+  1: TxnId txnId
+}
+
+/** WrenMessages.Lst (partition -> partition): STABILIZE, the sender's local stable time (its installed-up-to time). */
+struct WrenLst {
+  1: i64 lst
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Envelope
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -307,6 +639,45 @@ union Body {
   21: RingReply ringReply
   22: Hello hello
   23: HelloReply helloReply
+  // 24-29: free.
+  // The other protocols' messages, a block of ids each. Ids from 16 on cost one byte more than 1-15 in the frame
+  // header, from 64 on two more.
+  // 30-39: eventual.
+  30: EventualRead eventualRead
+  31: EventualReadAnswer eventualReadAnswer
+  32: EventualWrite eventualWrite
+  33: EventualWriteAnswer eventualWriteAnswer
+  // 40-59: Eiger.
+  40: EigerRead1 eigerRead1
+  41: EigerReadAt eigerReadAt
+  42: EigerCohortWrite eigerCohortWrite
+  43: EigerCoordWrite eigerCoordWrite
+  44: EigerOutcomeQuery eigerOutcomeQuery
+  45: EigerReadReply eigerReadReply
+  46: EigerWriteAck eigerWriteAck
+  47: EigerWriteReply eigerWriteReply
+  48: EigerOutcomeReply eigerOutcomeReply
+  49: EigerYesVote eigerYesVote
+  50: EigerCommit eigerCommit
+  51: EigerAbort eigerAbort
+  52: EigerAck eigerAck
+  53: EigerCheckTxn eigerCheckTxn
+  54: EigerCheckTxnReply eigerCheckTxnReply
+  // 60-79: Wren.
+  60: WrenStart wrenStart
+  61: WrenStartReply wrenStartReply
+  62: WrenSlice wrenSlice
+  63: WrenSliceReply wrenSliceReply
+  64: WrenCommitRequest wrenCommitRequest
+  65: WrenOutcomeRequest wrenOutcomeRequest
+  66: WrenCommitReply wrenCommitReply
+  67: WrenPrepare wrenPrepare
+  68: WrenPrepareReply wrenPrepareReply
+  69: WrenCommit wrenCommit
+  70: WrenAbort wrenAbort
+  71: WrenCheckTxn wrenCheckTxn
+  72: WrenLst wrenLst
+  // 80+: free.
 }
 
 /** The envelope of every frame. A struct around the union, so an unknown union member decodes as an empty Body. */

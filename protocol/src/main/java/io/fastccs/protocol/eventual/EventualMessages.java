@@ -12,12 +12,12 @@ import io.fastccs.protocol.primitives.TxnId;
 import java.util.List;
 
 /** The eventual protocol's messages: one round each way, no causal metadata (a Lamport time for last-writer-wins). */
-final class EventualMessages {
+public final class EventualMessages {
     private EventualMessages() {
     }
 
     /** Read the newest value of each key. */
-    record Read(long requestId, List<Key> keys) implements ProtocolRequest {
+    public record Read(long requestId, List<Key> keys) implements ProtocolRequest {
         @Override
         public boolean onlyReads() {
             return true;
@@ -35,7 +35,7 @@ final class EventualMessages {
     }
 
     /** The values, each with its stamp's time as the version; {@code time} is the partition's Lamport time. */
-    record ReadAnswer(long requestId, List<ReadValue> values, long time) implements ProtocolResponse {
+    public record ReadAnswer(long requestId, List<ReadValue> values, long time) implements ProtocolResponse {
         @Override
         public int encodedSize() {
             return FRAME + 2 * LONG + readValuesSize(values);
@@ -48,7 +48,7 @@ final class EventualMessages {
     }
 
     /** Apply these writes at once, unless a write with a later stamp is already there. */
-    record Write(long requestId, TxnId txnId, EventualStamp stamp, List<KeyValue> writes) implements ProtocolRequest {
+    public record Write(long requestId, TxnId txnId, EventualStamp stamp, List<KeyValue> writes) implements ProtocolRequest {
         @Override
         public int encodedSize() {
             return FRAME + LONG + TXN + EventualStamp.ENCODED_SIZE + writesSize(writes);
@@ -61,7 +61,7 @@ final class EventualMessages {
     }
 
     /** The writes are applied; {@code time} is the partition's Lamport time. */
-    record WriteAnswer(long requestId, long time) implements ProtocolResponse {
+    public record WriteAnswer(long requestId, long time) implements ProtocolResponse {
         @Override
         public int encodedSize() {
             return FRAME + 2 * LONG;

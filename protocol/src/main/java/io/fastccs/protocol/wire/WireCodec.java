@@ -24,8 +24,9 @@ import java.util.Objects;
  */
 public final class WireCodec {
     /**
-     * How deep structs and lists may nest, Thrift's default recursion limit. FastCCS messages nest 5 deep; the
-     * rest is room for fields a newer peer adds, which this version skips.
+     * How deep structs and lists may nest, Thrift's default recursion limit. Messages nest at most 6 deep (a
+     * TxnId in a list element, a replica list in a ring member); the rest is room for fields a newer peer adds,
+     * which this version skips.
      */
     private static final int MAX_NESTING = TConfiguration.DEFAULT_RECURSION_DEPTH;
     /** A typical request fits without growing; a thread keeps at most this much between encodes. */
@@ -41,9 +42,11 @@ public final class WireCodec {
      * The frame for {@code m}.
      *
      * @throws NullPointerException     if a component the wire requires is null (anything but a read value, a
-     *                                  reply's commit clock or an error message)
-     * @throws IllegalArgumentException if a partition index or sequence number is negative, which every receiver
-     *                                  would refuse
+     *                                  reply's commit clock, an error message, or an Eiger KeyVersion's value or
+     *                                  coordinator key)
+     * @throws IllegalArgumentException if a partition index, sequence number, time, clock or version is negative
+     *                                  (below -1 for the times that use -1 for none), which every receiver would
+     *                                  refuse
      */
     public static byte[] encode(Message m) {
         return encodeInThreadBuffer(m).toByteArray();

@@ -40,6 +40,9 @@ import java.util.List;
  * everything Thrift itself does not: presence of every non-optional field, value ranges and per-field limits.
  *
  * <p>The generated structs share their simple names with the records, so they are written fully qualified.
+ *
+ * <p>The other protocols' messages are mapped by {@link EventualWire}, {@link EigerWire} and {@link WrenWire}, with the
+ * package-private helpers here, so the same value gets the same checks whatever the protocol.
  */
 final class WireMapping {
     private WireMapping() {
@@ -56,14 +59,7 @@ final class WireMapping {
             body = Body.firstRoundRead(new io.fastccs.protocol.wire.thrift.FirstRoundRead(
                     r.requestId(), keysToWire(r.keys()), clockToWire(r.clock())));
         } else if (m instanceof ReadReply r) {
-            List<io.fastccs.protocol.wire.thrift.ReadValue> values = new ArrayList<>(r.values().size());
-            for (ReadValue v : r.values()) {
-                checkSequence(v.sequence(), "ReadValue.sequence");
-                var w = new io.fastccs.protocol.wire.thrift.ReadValue(
-                        ByteBuffer.wrap(v.key().unsafeBytes()), v.sequence());
-                if (v.value() != null) w.setValue(v.value());
-                values.add(w);
-            }
+            var values = readValuesToWire(r.values(), "ReadValue.sequence");
             body = Body.readReply(new io.fastccs.protocol.wire.thrift.ReadReply(r.requestId(), values,
                     clockToWire(r.snapshot()), clockToWire(r.maxCommitClock()), r.serverTime()));
         } else if (m instanceof SecondRoundRead r) {
@@ -71,10 +67,7 @@ final class WireMapping {
                     r.requestId(), keysToWire(r.keys()), clockToWire(r.clock()), r.firstRoundTime()));
         } else if (m instanceof WriteRequest r) {
             checkPartition(r.coordinator(), "WriteRequest.coordinator");
-            List<io.fastccs.protocol.wire.thrift.KeyValue> writes = new ArrayList<>(r.writes().size());
-            for (KeyValue kv : r.writes())
-                writes.add(new io.fastccs.protocol.wire.thrift.KeyValue(
-                        ByteBuffer.wrap(kv.key().unsafeBytes()), ByteBuffer.wrap(kv.value())));
+            var writes = writesToWire(r.writes());
             body = Body.writeRequest(new io.fastccs.protocol.wire.thrift.WriteRequest(r.requestId(),
                     txnIdToWire(r.txnId()), r.coordinator(),
                     partitionsToWire(r.participants(), "WriteRequest.participants"), writes, clockToWire(r.clock())));
@@ -142,12 +135,18 @@ final class WireMapping {
             }
             body = Body.ringReply(new io.fastccs.protocol.wire.thrift.RingReply(r.requestId(), members));
         } else {
-            throw new IllegalArgumentException("no wire form for " + m);
+            // The other protocols' messages, each protocol in its own class.
+            body = EventualWire.toWire(m);
+            if (body == null) body = EigerWire.toWire(m);
+            if (body == null) body = WrenWire.toWire(m);
+            if (body == null) throw new IllegalArgumentException("no wire form for " + m);
         }
         return new Frame(body);
     }
 
-    private static List<ByteBuffer> keysToWire(List<Key> keys) {
+    // Helpers, package-private for the other protocols' mappings (EventualWire, EigerWire, WrenWire).
+
+    static List<ByteBuffer> keysToWire(List<Key> keys) {
         List<ByteBuffer> out = new ArrayList<>(keys.size());
         // unsafeBytes: the buffers only live until the frame is written, and writing never modifies them.
         for (Key k : keys) out.add(ByteBuffer.wrap(k.unsafeBytes()));
@@ -160,16 +159,35 @@ final class WireMapping {
         return out;
     }
 
-    private static List<Integer> partitionsToWire(List<Integer> partitions, String field) {
+    static List<Integer> partitionsToWire(List<Integer> partitions, String field) {
         for (int p : partitions) checkPartition(p, field);
         return partitions;
     }
 
-    private static io.fastccs.protocol.wire.thrift.TxnId txnIdToWire(TxnId id) {
+    static List<io.fastccs.protocol.wire.thrift.KeyValue> writesToWire(List<KeyValue> writes) {
+        List<io.fastccs.protocol.wire.thrift.KeyValue> out = new ArrayList<>(writes.size());
+        for (KeyValue kv : writes)
+            out.add(new io.fastccs.protocol.wire.thrift.KeyValue(
+                    ByteBuffer.wrap(kv.key().unsafeBytes()), ByteBuffer.wrap(kv.value())));
+        return out;
+    }
+
+    static List<io.fastccs.protocol.wire.thrift.ReadValue> readValuesToWire(List<ReadValue> values, String sequenceField) {
+        List<io.fastccs.protocol.wire.thrift.ReadValue> out = new ArrayList<>(values.size());
+        for (ReadValue v : values) {
+            checkSequence(v.sequence(), sequenceField);
+            var w = new io.fastccs.protocol.wire.thrift.ReadValue(ByteBuffer.wrap(v.key().unsafeBytes()), v.sequence());
+            if (v.value() != null) w.setValue(v.value());
+            out.add(w);
+        }
+        return out;
+    }
+
+    static io.fastccs.protocol.wire.thrift.TxnId txnIdToWire(TxnId id) {
         return new io.fastccs.protocol.wire.thrift.TxnId(id.client(), id.sequence());
     }
 
-    private static io.fastccs.protocol.wire.thrift.Outcome outcomeToWire(Outcome o) {
+    static io.fastccs.protocol.wire.thrift.Outcome outcomeToWire(Outcome o) {
         return switch (o) {
             case COMMITTED -> io.fastccs.protocol.wire.thrift.Outcome.COMMITTED;
             case ABORTED -> io.fastccs.protocol.wire.thrift.Outcome.ABORTED;
@@ -191,12 +209,22 @@ final class WireMapping {
         };
     }
 
-    private static void checkPartition(int p, String field) {
+    static void checkPartition(int p, String field) {
         if (p < 0) throw new IllegalArgumentException(field + " must be a partition index >= 0, got " + p);
     }
 
-    private static void checkSequence(long s, String field) {
+    static void checkSequence(long s, String field) {
         if (s < 0) throw new IllegalArgumentException(field + " must be a sequence number >= 0, got " + s);
+    }
+
+    /** For a time, clock or version that is never negative. */
+    static void checkNonNegative(long v, String field) {
+        if (v < 0) throw new IllegalArgumentException(field + " must be >= 0, got " + v);
+    }
+
+    /** For a time that is -1 where there is none. */
+    static void checkTimeOrMinusOne(long v, String field) {
+        if (v < -1) throw new IllegalArgumentException(field + " must be a time >= 0 or -1, got " + v);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -234,7 +262,7 @@ final class WireMapping {
                         txnId(w.getTxnId(), "WriteRequest.txnId"),
                         partition(w.isSetCoordinator(), w.getCoordinator(), "WriteRequest.coordinator"),
                         partitions(w.getParticipants(), "WriteRequest.participants", limits),
-                        writes(w.getWrites(), limits),
+                        writes(w.getWrites(), "WriteRequest.writes", limits),
                         clock(w.getClock(), "WriteRequest.clock", limits));
             }
             case OUTCOME_QUERY -> {
@@ -247,7 +275,7 @@ final class WireMapping {
                 var w = body.getReadReply();
                 yield new ReadReply(
                         requireSet(w.isSetRequestId(), "ReadReply.requestId", w.getRequestId()),
-                        readValues(w.getValues(), limits),
+                        readValues(w.getValues(), "ReadReply.values", limits),
                         clock(w.getSnapshot(), "ReadReply.snapshot", limits),
                         clock(w.getMaxCommitClock(), "ReadReply.maxCommitClock", limits),
                         requireSet(w.isSetServerTime(), "ReadReply.serverTime", w.getServerTime()));
@@ -333,6 +361,15 @@ final class WireMapping {
                 }
                 yield new RingReply(requireSet(w.isSetRequestId(), "RingReply.requestId", w.getRequestId()), members);
             }
+            case EVENTUAL_READ, EVENTUAL_READ_ANSWER, EVENTUAL_WRITE, EVENTUAL_WRITE_ANSWER ->
+                    EventualWire.fromWire(body, limits);
+            case EIGER_READ1, EIGER_READ_AT, EIGER_COHORT_WRITE, EIGER_COORD_WRITE, EIGER_OUTCOME_QUERY,
+                    EIGER_READ_REPLY, EIGER_WRITE_ACK, EIGER_WRITE_REPLY, EIGER_OUTCOME_REPLY, EIGER_YES_VOTE,
+                    EIGER_COMMIT, EIGER_ABORT, EIGER_ACK, EIGER_CHECK_TXN, EIGER_CHECK_TXN_REPLY ->
+                    EigerWire.fromWire(body, limits);
+            case WREN_START, WREN_START_REPLY, WREN_SLICE, WREN_SLICE_REPLY, WREN_COMMIT_REQUEST, WREN_OUTCOME_REQUEST,
+                    WREN_COMMIT_REPLY, WREN_PREPARE, WREN_PREPARE_REPLY, WREN_COMMIT, WREN_ABORT, WREN_CHECK_TXN,
+                    WREN_LST -> WrenWire.fromWire(body, limits);
         };
     }
 
@@ -353,41 +390,55 @@ final class WireMapping {
         }
     }
 
-    private static MalformedFrameException missing(String field) {
+    static MalformedFrameException missing(String field) {
         return new MalformedFrameException(Kind.MISSING_FIELD, field + " is absent");
     }
 
-    private static MalformedFrameException invalid(String detail) {
+    static MalformedFrameException invalid(String detail) {
         return new MalformedFrameException(Kind.INVALID_VALUE, detail);
     }
 
-    private static MalformedFrameException tooMany(String field, int size, int limit) {
+    static MalformedFrameException tooMany(String field, int size, int limit) {
         return new MalformedFrameException(Kind.LIMIT_EXCEEDED, field + " has " + size + " elements, limit " + limit);
     }
 
-    private static long requireSet(boolean isSet, String field, long value) throws MalformedFrameException {
+    static long requireSet(boolean isSet, String field, long value) throws MalformedFrameException {
         if (!isSet) throw missing(field);
         return value;
     }
 
-    private static int requireSet(boolean isSet, String field, int value) throws MalformedFrameException {
+    static int requireSet(boolean isSet, String field, int value) throws MalformedFrameException {
         if (!isSet) throw missing(field);
         return value;
     }
 
-    private static int partition(boolean isSet, int p, String field) throws MalformedFrameException {
+    static int partition(boolean isSet, int p, String field) throws MalformedFrameException {
         if (!isSet) throw missing(field);
         if (p < 0) throw invalid(field + " is a negative partition index: " + p);
         return p;
     }
 
-    private static long sequence(boolean isSet, long s, String field) throws MalformedFrameException {
+    static long sequence(boolean isSet, long s, String field) throws MalformedFrameException {
         if (!isSet) throw missing(field);
         if (s < 0) throw invalid(field + " is a negative sequence number: " + s);
         return s;
     }
 
-    private static VectorClock clock(List<Long> wire, String field, WireLimits limits) throws MalformedFrameException {
+    /** A time, clock or version, which is never negative. */
+    static long nonNegative(boolean isSet, long v, String field) throws MalformedFrameException {
+        if (!isSet) throw missing(field);
+        if (v < 0) throw invalid(field + " is negative: " + v);
+        return v;
+    }
+
+    /** A time that is -1 where there is none. */
+    static long timeOrMinusOne(boolean isSet, long v, String field) throws MalformedFrameException {
+        if (!isSet) throw missing(field);
+        if (v < -1) throw invalid(field + " is a time >= 0 or -1, got " + v);
+        return v;
+    }
+
+    static VectorClock clock(List<Long> wire, String field, WireLimits limits) throws MalformedFrameException {
         if (wire == null) throw missing(field);
         int n = wire.size();
         if (n == 0) throw invalid(field + " is empty; a vector clock has one entry per partition");
@@ -401,7 +452,7 @@ final class WireMapping {
         return VectorClock.of(entries);
     }
 
-    private static List<Integer> partitions(List<Integer> wire, String field, WireLimits limits)
+    static List<Integer> partitions(List<Integer> wire, String field, WireLimits limits)
             throws MalformedFrameException {
         if (wire == null) throw missing(field);
         if (wire.size() > limits.maxClockEntries()) throw tooMany(field, wire.size(), limits.maxClockEntries());
@@ -410,14 +461,14 @@ final class WireMapping {
         return wire;
     }
 
-    private static TxnId txnId(io.fastccs.protocol.wire.thrift.TxnId wire, String field)
+    static TxnId txnId(io.fastccs.protocol.wire.thrift.TxnId wire, String field)
             throws MalformedFrameException {
         if (wire == null) throw missing(field);
         return new TxnId(requireSet(wire.isSetClient(), field + ".client", wire.getClient()),
                 requireSet(wire.isSetSequence(), field + ".sequence", wire.getSequence()));
     }
 
-    private static List<Key> keys(List<ByteBuffer> wire, String field, WireLimits limits)
+    static List<Key> keys(List<ByteBuffer> wire, String field, WireLimits limits)
             throws MalformedFrameException {
         if (wire == null) throw missing(field);
         if (wire.size() > limits.maxKeysPerMessage()) throw tooMany(field, wire.size(), limits.maxKeysPerMessage());
@@ -426,36 +477,36 @@ final class WireMapping {
         return out;
     }
 
-    private static List<KeyValue> writes(List<io.fastccs.protocol.wire.thrift.KeyValue> wire, WireLimits limits)
+    static List<KeyValue> writes(List<io.fastccs.protocol.wire.thrift.KeyValue> wire, String field, WireLimits limits)
             throws MalformedFrameException {
-        if (wire == null) throw missing("WriteRequest.writes");
+        if (wire == null) throw missing(field);
         if (wire.size() > limits.maxKeysPerMessage())
-            throw tooMany("WriteRequest.writes", wire.size(), limits.maxKeysPerMessage());
+            throw tooMany(field, wire.size(), limits.maxKeysPerMessage());
         List<KeyValue> out = new ArrayList<>(wire.size());
         for (var kv : wire) {
-            if (kv.bufferForKey() == null) throw missing("WriteRequest.writes[].key");
-            if (kv.bufferForValue() == null) throw missing("WriteRequest.writes[].value");
+            if (kv.bufferForKey() == null) throw missing(field + "[].key");
+            if (kv.bufferForValue() == null) throw missing(field + "[].value");
             out.add(new KeyValue(Key.wrap(copy(kv.bufferForKey())), copy(kv.bufferForValue())));
         }
         return out;
     }
 
-    private static List<ReadValue> readValues(List<io.fastccs.protocol.wire.thrift.ReadValue> wire, WireLimits limits)
+    static List<ReadValue> readValues(List<io.fastccs.protocol.wire.thrift.ReadValue> wire, String field, WireLimits limits)
             throws MalformedFrameException {
-        if (wire == null) throw missing("ReadReply.values");
+        if (wire == null) throw missing(field);
         if (wire.size() > limits.maxKeysPerMessage())
-            throw tooMany("ReadReply.values", wire.size(), limits.maxKeysPerMessage());
+            throw tooMany(field, wire.size(), limits.maxKeysPerMessage());
         List<ReadValue> out = new ArrayList<>(wire.size());
         for (var v : wire) {
-            if (v.bufferForKey() == null) throw missing("ReadReply.values[].key");
+            if (v.bufferForKey() == null) throw missing(field + "[].key");
             out.add(new ReadValue(Key.wrap(copy(v.bufferForKey())),
                     v.isSetValue() ? copy(v.bufferForValue()) : null,
-                    sequence(v.isSetSequence(), v.getSequence(), "ReadReply.values[].sequence")));
+                    sequence(v.isSetSequence(), v.getSequence(), field + "[].sequence")));
         }
         return out;
     }
 
-    private static Outcome outcome(io.fastccs.protocol.wire.thrift.Outcome wire, String field)
+    static Outcome outcome(io.fastccs.protocol.wire.thrift.Outcome wire, String field)
             throws MalformedFrameException {
         // Thrift decodes an enum value it does not know as null, so absent and unknown look the same here.
         if (wire == null) throw invalid(field + " is absent or not a known outcome");
@@ -493,7 +544,7 @@ final class WireMapping {
      * The bytes of a decoded binary. They must be copied: Thrift hands out a view of the frame, whose buffer the
      * transport is free to reuse once decode returns.
      */
-    private static byte[] copy(ByteBuffer b) {
+    static byte[] copy(ByteBuffer b) {
         byte[] out = new byte[b.remaining()];
         b.get(b.position(), out);
         return out;

@@ -92,6 +92,42 @@ final class RawFrames {
         p.writeFieldEnd();
     }
 
+    static void bool(TProtocol p, int id, boolean v) throws TException {
+        p.writeFieldBegin(new TField("", TType.BOOL, (short) id));
+        p.writeBool(v);
+        p.writeFieldEnd();
+    }
+
+    static void binary(TProtocol p, int id, byte... v) throws TException {
+        p.writeFieldBegin(new TField("", TType.STRING, (short) id));
+        p.writeBinary(java.nio.ByteBuffer.wrap(v));
+        p.writeFieldEnd();
+    }
+
+    /** A struct field holding {@code fields}. */
+    static void struct(TProtocol p, int id, Writer fields) throws TException {
+        p.writeFieldBegin(new TField("", TType.STRUCT, (short) id));
+        p.writeStructBegin(ANY);
+        fields.write(p);
+        p.writeFieldStop();
+        p.writeStructEnd();
+        p.writeFieldEnd();
+    }
+
+    /** A list field of {@code count} structs, each holding {@code fields}. */
+    static void structList(TProtocol p, int id, int count, Writer fields) throws TException {
+        p.writeFieldBegin(new TField("", TType.LIST, (short) id));
+        p.writeListBegin(new TList(TType.STRUCT, count));
+        for (int i = 0; i < count; i++) {
+            p.writeStructBegin(ANY);
+            fields.write(p);
+            p.writeFieldStop();
+            p.writeStructEnd();
+        }
+        p.writeListEnd();
+        p.writeFieldEnd();
+    }
+
     /** A TxnId struct field. */
     static void txnId(TProtocol p, int id, boolean withClient) throws TException {
         p.writeFieldBegin(new TField("", TType.STRUCT, (short) id));

@@ -1,10 +1,20 @@
 package io.fastccs.protocol.wire;
 
+import io.fastccs.protocol.eiger.EigerMessages;
+import io.fastccs.protocol.eventual.EventualMessages;
+import io.fastccs.protocol.eventual.EventualStamp;
 import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.ProtocolMessage;
+import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.wren.WrenMessages;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -37,6 +47,86 @@ class WireCodecSizeTest {
         assertThat(stabilize).isLessThanOrEqualTo(12);
         assertThat(perEntryCost(63)).isEqualTo(1.0);
         assertThat(perEntryCost(1_000_000)).isEqualTo(3.0);
+    }
+
+    /**
+     * Compares what the other protocols' records say they cost ({@link ProtocolMessage#encodedSize()}, the simulator's
+     * byte counts) with their real frames plus the transport's 4-byte length prefix, which the model's FRAME stands
+     * for: for the edge-case samples and for typical messages (5 keys of 10 B, 100-B values, real clock and time
+     * values). Prints only: the model is the simulator's business.
+     */
+    @Test
+    void printsModelledAgainstRealSizesOfTheOtherProtocols() {
+        System.out.println("wire size, other protocols: model vs real frame + 4 (edge-case samples)");
+        for (Message m : WireTestMessages.otherProtocolSamples()) printModelled(m);
+        System.out.println("wire size, other protocols: model vs real frame + 4 (typical messages)");
+        for (Message m : typicalOtherProtocolMessages()) printModelled(m);
+    }
+
+    private static void printModelled(Message m) {
+        int model = ((ProtocolMessage) m).encodedSize();
+        int real = WireCodec.encodedSize(m) + 4;
+        String name = m.getClass().getEnclosingClass().getSimpleName().replace("Messages", "") + "." + m.getClass().getSimpleName();
+        System.out.printf("  %-28s model %8d  real %8d  diff %+7d  %+6.1f%%%n", name, model, real, model - real,
+                100.0 * (model - real) / real);
+    }
+
+    static List<Message> typicalOtherProtocolMessages() {
+        List<Key> keys = new ArrayList<>();
+        List<KeyValue> writes = new ArrayList<>();
+        List<ReadValue> values = new ArrayList<>();
+        long hlc = WireTestMessages.HLC;
+        for (int i = 0; i < 5; i++) {
+            Key k = Key.of("user:%05d".formatted(i));
+            keys.add(k);
+            writes.add(new KeyValue(k, new byte[100]));
+            values.add(new ReadValue(k, new byte[100], hlc - 1000 * i));
+        }
+        List<ReadValue> lamportValues = new ArrayList<>();
+        List<EigerMessages.KeyVersion> versions = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            lamportValues.add(new ReadValue(keys.get(i), new byte[100], 150_000 + i));
+            versions.add(new EigerMessages.KeyVersion(keys.get(i), new byte[100], ((150_000L + i) << 16) | 3,
+                    150_000 + i, 150_010, Key.of("user:00042")));
+        }
+        TxnId txn = new TxnId(0x1234_5678_9abc_def0L, 4_711);
+        long id = 1_234_567, clock = 150_000;
+        List<EigerMessages.Dep> deps = List.of(new EigerMessages.Dep(Key.of("user:00042"), (clock << 16) | 3),
+                new EigerMessages.Dep(Key.of("user:00043"), (clock << 16) | 5));
+        return List.of(
+                new EventualMessages.Read(id, keys),
+                new EventualMessages.ReadAnswer(id, lamportValues, clock),
+                new EventualMessages.Write(id, txn, new EventualStamp(clock, txn.client(), txn.sequence()), writes),
+                new EventualMessages.WriteAnswer(id, clock),
+                new EigerMessages.Read1(id, clock, keys),
+                new EigerMessages.ReadAt(id, clock, keys, clock - 5),
+                new EigerMessages.CohortWrite(id, clock, txn, 3, Key.of("user:00042"), writes),
+                new EigerMessages.CoordWrite(id, clock, txn, Key.of("user:00042"), writes, List.of(3, 5, 7), deps),
+                new EigerMessages.OutcomeQuery(id, clock, txn),
+                new EigerMessages.ReadReply(id, clock, versions, false),
+                new EigerMessages.WriteAck(id, clock),
+                new EigerMessages.WriteReply(id, clock, Outcome.COMMITTED, (clock << 16) | 3),
+                new EigerMessages.OutcomeReply(id, clock, Outcome.COMMITTED, (clock << 16) | 3),
+                new EigerMessages.YesVote(clock, txn, clock - 2),
+                new EigerMessages.Commit(clock, txn, clock - 1),
+                new EigerMessages.Abort(clock, txn),
+                new EigerMessages.Ack(clock, txn),
+                new EigerMessages.CheckTxn(clock, List.of(txn, new TxnId(txn.client(), 4_712)), clock - 5),
+                new EigerMessages.CheckTxnReply(clock, List.of(new EigerMessages.TxnStatus(txn, Outcome.COMMITTED, clock - 1),
+                        new EigerMessages.TxnStatus(new TxnId(txn.client(), 4_712), Outcome.UNDECIDED, 0))),
+                new WrenMessages.Start(id, hlc),
+                new WrenMessages.StartReply(id, hlc),
+                new WrenMessages.Slice(id, keys, hlc),
+                new WrenMessages.SliceReply(id, values),
+                new WrenMessages.CommitRequest(id, txn, hlc, hlc + 10, writes),
+                new WrenMessages.OutcomeRequest(id, txn),
+                new WrenMessages.CommitReply(id, txn, Outcome.COMMITTED, hlc + 20),
+                new WrenMessages.Prepare(txn, hlc + 10, writes.subList(0, 2)),
+                new WrenMessages.PrepareReply(txn, hlc + 15),
+                new WrenMessages.Commit(txn, hlc + 20),
+                new WrenMessages.Abort(txn),
+                new WrenMessages.CheckTxn(txn),
+                new WrenMessages.Lst(hlc));
     }
 
     /** The bytes one more clock entry adds, from Commits with 1024 and 2048 entries of {@code entry}. */

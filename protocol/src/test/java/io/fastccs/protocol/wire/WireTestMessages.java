@@ -27,8 +27,17 @@ import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
+import io.fastccs.protocol.eiger.EigerMessages;
+import io.fastccs.protocol.eiger.EigerMessages.Dep;
+import io.fastccs.protocol.eiger.EigerMessages.KeyVersion;
+import io.fastccs.protocol.eiger.EigerMessages.TxnStatus;
+import io.fastccs.protocol.eventual.EventualMessages;
+import io.fastccs.protocol.eventual.EventualStamp;
+import io.fastccs.protocol.wren.WrenMessages;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
@@ -43,6 +52,13 @@ final class WireTestMessages {
 
     /** Every message type at least once, with the edge cases the codec must map exactly. */
     static List<Message> samples() {
+        List<Message> out = new ArrayList<>(fastccsSamples());
+        out.addAll(otherProtocolSamples());
+        return out;
+    }
+
+    /** FastCCS's own messages and the control messages. */
+    static List<Message> fastccsSamples() {
         VectorClock c3 = VectorClock.of(3, 0, 7);
         VectorClock big = VectorClock.of(Long.MAX_VALUE, 0, 1L << 40);
         VectorClock wide = clockOf(1024, i -> (long) i * 1_000_003);
@@ -99,14 +115,118 @@ final class WireTestMessages {
                         new RingMember(3, "127.0.0.2", 9142, 5, true, List.of("127.0.0.2:9142", "127.0.0.3:9142", "127.0.0.1:9142")))));
     }
 
+    /** An HLC time as Wren hands them out: epoch microseconds (2023) shifted by 11 logical bits, about 2^61.6. */
+    static final long HLC = 1_700_000_000_000_000L << 11;
+
+    /** Every message of the eventual, Eiger and Wren protocols, with their edge cases. */
+    static List<Message> otherProtocolSamples() {
+        List<Key> keys = List.of(Key.of("a"), Key.of("user:42"), Key.wrap(new byte[0]), Key.wrap(new byte[]{0, -1, 127}));
+        byte[] largeValue = new byte[1 << 20];
+        new Random(2).nextBytes(largeValue);
+        List<KeyValue> writes = List.of(new KeyValue(Key.of("k"), "v".getBytes()), new KeyValue(Key.of("user:7"), new byte[100]));
+        List<KeyValue> oddWrites = List.of(new KeyValue(Key.of("big"), largeValue), new KeyValue(Key.wrap(new byte[0]), new byte[0]));
+        List<ReadValue> readValues = List.of(new ReadValue(Key.of("a"), "x".getBytes(), 3),
+                new ReadValue(Key.of("gone"), null, 0), new ReadValue(Key.of("empty"), new byte[0], Long.MAX_VALUE));
+        TxnId other = new TxnId(-1, 0);
+        long stamp = (12L << 16) | 2; // Eiger: commit time 12 at coordinator 2
+        return List.of(
+                // eventual
+                new EventualMessages.Read(30, keys),
+                new EventualMessages.Read(-1, List.of()),
+                new EventualMessages.ReadAnswer(31, readValues, 99),
+                new EventualMessages.ReadAnswer(Long.MIN_VALUE, List.of(), 0),
+                new EventualMessages.ReadAnswer(32, List.of(new ReadValue(Key.of("large"), largeValue, 1)), Long.MAX_VALUE),
+                new EventualMessages.Write(33, TXN, new EventualStamp(7, TXN.client(), TXN.sequence()), writes),
+                new EventualMessages.Write(34, other, new EventualStamp(Long.MAX_VALUE, -5, Long.MIN_VALUE), oddWrites),
+                new EventualMessages.Write(35, TXN, new EventualStamp(0, 0, 0), List.of()),
+                new EventualMessages.WriteAnswer(36, 0),
+                new EventualMessages.WriteAnswer(Long.MAX_VALUE, Long.MAX_VALUE),
+                // Eiger
+                new EigerMessages.Read1(40, 5, keys),
+                new EigerMessages.Read1(-1, 0, List.of()),
+                new EigerMessages.ReadAt(41, 1L << 46, keys, 123),
+                new EigerMessages.ReadAt(42, 0, List.of(), 0),
+                new EigerMessages.CohortWrite(43, 9, TXN, 2, Key.of("coord"), writes),
+                new EigerMessages.CohortWrite(44, 0, other, Integer.MAX_VALUE, Key.wrap(new byte[0]), oddWrites),
+                new EigerMessages.CoordWrite(45, 9, TXN, Key.of("coord"), writes, List.of(0, 2, 1023),
+                        List.of(new Dep(Key.of("a"), stamp), new Dep(Key.wrap(new byte[0]), 0), new Dep(Key.of("z"), Long.MAX_VALUE))),
+                new EigerMessages.CoordWrite(46, 0, other, Key.wrap(new byte[0]), List.of(), List.of(), List.of()),
+                new EigerMessages.OutcomeQuery(47, 3, TXN),
+                new EigerMessages.ReadReply(48, 12, List.of(
+                        new KeyVersion(Key.of("a"), "x".getBytes(), stamp, 12, 20, Key.of("coord")),
+                        new KeyVersion(Key.of("gone"), null, 0, 0, 20, null),
+                        new KeyVersion(Key.of("empty"), new byte[0], Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Key.wrap(new byte[0])),
+                        new KeyVersion(Key.of("solo"), "y".getBytes(), (3L << 16), 3, 3, null)), false),
+                new EigerMessages.ReadReply(49, 0, List.of(), true),
+                new EigerMessages.ReadReply(50, 1, List.of(new KeyVersion(Key.of("large"), largeValue, 1, 1, 1, null)), true),
+                new EigerMessages.WriteAck(51, 1),
+                new EigerMessages.WriteReply(52, 2, Outcome.COMMITTED, stamp),
+                new EigerMessages.WriteReply(53, 2, Outcome.ABORTED, 0),
+                new EigerMessages.OutcomeReply(54, 3, Outcome.UNDECIDED, 0),
+                new EigerMessages.OutcomeReply(55, Long.MAX_VALUE, Outcome.COMMITTED, Long.MAX_VALUE),
+                new EigerMessages.YesVote(4, TXN, 3),
+                new EigerMessages.Commit(5, TXN, 5),
+                new EigerMessages.Abort(6, TXN),
+                new EigerMessages.Ack(7, other),
+                new EigerMessages.CheckTxn(8, List.of(TXN, other), 4),
+                new EigerMessages.CheckTxn(0, List.of(), -1),
+                new EigerMessages.CheckTxnReply(9, List.of(new TxnStatus(TXN, Outcome.COMMITTED, 5),
+                        new TxnStatus(other, Outcome.ABORTED, 0), new TxnStatus(new TxnId(1, 2), Outcome.UNDECIDED, 0))),
+                new EigerMessages.CheckTxnReply(0, List.of()),
+                // Wren
+                new WrenMessages.Start(60, HLC),
+                new WrenMessages.Start(-1, 0),
+                new WrenMessages.StartReply(61, HLC + 1),
+                new WrenMessages.StartReply(62, Long.MAX_VALUE),
+                new WrenMessages.Slice(63, keys, HLC),
+                new WrenMessages.Slice(64, List.of(), 0),
+                new WrenMessages.SliceReply(65, List.of(new ReadValue(Key.of("a"), "x".getBytes(), HLC - 7),
+                        new ReadValue(Key.of("gone"), null, 0), new ReadValue(Key.of("empty"), new byte[0], Long.MAX_VALUE))),
+                new WrenMessages.SliceReply(66, List.of()),
+                new WrenMessages.CommitRequest(67, TXN, HLC, HLC + 5, writes),
+                new WrenMessages.CommitRequest(68, other, 0, Long.MAX_VALUE, oddWrites),
+                new WrenMessages.OutcomeRequest(69, TXN),
+                new WrenMessages.CommitReply(70, TXN, Outcome.COMMITTED, HLC),
+                new WrenMessages.CommitReply(71, TXN, Outcome.ABORTED, -1),
+                new WrenMessages.CommitReply(72, other, Outcome.UNDECIDED, -1),
+                new WrenMessages.Prepare(TXN, HLC, writes),
+                new WrenMessages.Prepare(other, 0, List.of()),
+                new WrenMessages.PrepareReply(TXN, HLC + 3),
+                new WrenMessages.Commit(TXN, HLC + 4),
+                new WrenMessages.Abort(TXN),
+                new WrenMessages.CheckTxn(other),
+                new WrenMessages.Lst(HLC),
+                new WrenMessages.Lst(0));
+    }
+
+    /**
+     * What a round-tripped message must equal: the message itself, except for Eiger's ReadReply, whose KeyVersions are
+     * records holding a byte[] and so compare values by identity; for it a list that compares them by content.
+     */
+    static Object comparable(Message m) {
+        if (!(m instanceof EigerMessages.ReadReply r)) return m;
+        List<Object> values = new ArrayList<>();
+        for (KeyVersion v : r.values())
+            values.add(Arrays.asList(v.key(), v.value() == null ? null : ByteBuffer.wrap(v.value()), v.version(), v.evt(),
+                    v.lvt(), v.coordKey()));
+        return Arrays.asList("EigerReadReply", r.requestId(), r.clock(), values, r.checkedCoordinator());
+    }
+
     static VectorClock clockOf(int n, Function<Integer, Long> entry) {
         long[] e = new long[n];
         for (int i = 0; i < n; i++) e[i] = entry.apply(i);
         return VectorClock.of(e);
     }
 
-    /** A random valid message of a random type; sizes are mostly small, now and then large. */
+    /**
+     * A random valid message of a random type, half the time FastCCS's (or a control message), half the time another
+     * protocol's; sizes are mostly small, now and then large.
+     */
     static Message random(Random rnd) {
+        return rnd.nextBoolean() ? randomFastccs(rnd) : randomOtherProtocol(rnd);
+    }
+
+    static Message randomFastccs(Random rnd) {
         int partitions = rnd.nextInt(8) == 0 ? 1 + rnd.nextInt(1024) : 1 + rnd.nextInt(16);
         List<Supplier<Message>> makers = List.of(
                 () -> new FirstRoundRead(rnd.nextLong(), keys(rnd), clock(rnd, partitions)),
@@ -152,6 +272,81 @@ final class WireTestMessages {
                     return new RingReply(rnd.nextLong(), members);
                 });
         return makers.get(rnd.nextInt(makers.size())).get();
+    }
+
+    /** A random valid eventual, Eiger or Wren message. */
+    static Message randomOtherProtocol(Random rnd) {
+        int partitions = rnd.nextInt(8) == 0 ? 1 + rnd.nextInt(1024) : 1 + rnd.nextInt(16);
+        List<Supplier<Message>> makers = List.of(
+                () -> new EventualMessages.Read(rnd.nextLong(), keys(rnd)),
+                () -> new EventualMessages.ReadAnswer(rnd.nextLong(), readValues(rnd), sequence(rnd)),
+                () -> new EventualMessages.Write(rnd.nextLong(), txnId(rnd),
+                        new EventualStamp(sequence(rnd), rnd.nextLong(), rnd.nextLong()), writes(rnd)),
+                () -> new EventualMessages.WriteAnswer(rnd.nextLong(), sequence(rnd)),
+                () -> new EigerMessages.Read1(rnd.nextLong(), sequence(rnd), keys(rnd)),
+                () -> new EigerMessages.ReadAt(rnd.nextLong(), sequence(rnd), keys(rnd), sequence(rnd)),
+                () -> new EigerMessages.CohortWrite(rnd.nextLong(), sequence(rnd), txnId(rnd), rnd.nextInt(partitions),
+                        Key.wrap(bytes(rnd, 40)), writes(rnd)),
+                () -> new EigerMessages.CoordWrite(rnd.nextLong(), sequence(rnd), txnId(rnd), Key.wrap(bytes(rnd, 40)),
+                        writes(rnd), participants(rnd, partitions), deps(rnd)),
+                () -> new EigerMessages.OutcomeQuery(rnd.nextLong(), sequence(rnd), txnId(rnd)),
+                () -> new EigerMessages.ReadReply(rnd.nextLong(), sequence(rnd), keyVersions(rnd), rnd.nextBoolean()),
+                () -> new EigerMessages.WriteAck(rnd.nextLong(), sequence(rnd)),
+                () -> new EigerMessages.WriteReply(rnd.nextLong(), sequence(rnd), outcome(rnd), sequence(rnd)),
+                () -> new EigerMessages.OutcomeReply(rnd.nextLong(), sequence(rnd), outcome(rnd), sequence(rnd)),
+                () -> new EigerMessages.YesVote(sequence(rnd), txnId(rnd), sequence(rnd)),
+                () -> new EigerMessages.Commit(sequence(rnd), txnId(rnd), sequence(rnd)),
+                () -> new EigerMessages.Abort(sequence(rnd), txnId(rnd)),
+                () -> new EigerMessages.Ack(sequence(rnd), txnId(rnd)),
+                () -> new EigerMessages.CheckTxn(sequence(rnd), txnIds(rnd), rnd.nextBoolean() ? -1 : sequence(rnd)),
+                () -> {
+                    List<TxnStatus> statuses = new ArrayList<>();
+                    for (int i = rnd.nextInt(6); i > 0; i--) {
+                        Outcome o = outcome(rnd);
+                        statuses.add(new TxnStatus(txnId(rnd), o, o == Outcome.COMMITTED ? sequence(rnd) : 0));
+                    }
+                    return new EigerMessages.CheckTxnReply(sequence(rnd), statuses);
+                },
+                () -> new WrenMessages.Start(rnd.nextLong(), sequence(rnd)),
+                () -> new WrenMessages.StartReply(rnd.nextLong(), sequence(rnd)),
+                () -> new WrenMessages.Slice(rnd.nextLong(), keys(rnd), sequence(rnd)),
+                () -> new WrenMessages.SliceReply(rnd.nextLong(), readValues(rnd)),
+                () -> new WrenMessages.CommitRequest(rnd.nextLong(), txnId(rnd), sequence(rnd), sequence(rnd), writes(rnd)),
+                () -> new WrenMessages.OutcomeRequest(rnd.nextLong(), txnId(rnd)),
+                () -> {
+                    Outcome o = outcome(rnd);
+                    return new WrenMessages.CommitReply(rnd.nextLong(), txnId(rnd), o, o == Outcome.COMMITTED ? sequence(rnd) : -1);
+                },
+                () -> new WrenMessages.Prepare(txnId(rnd), sequence(rnd), writes(rnd)),
+                () -> new WrenMessages.PrepareReply(txnId(rnd), sequence(rnd)),
+                () -> new WrenMessages.Commit(txnId(rnd), sequence(rnd)),
+                () -> new WrenMessages.Abort(txnId(rnd)),
+                () -> new WrenMessages.CheckTxn(txnId(rnd)),
+                () -> new WrenMessages.Lst(sequence(rnd)));
+        return makers.get(rnd.nextInt(makers.size())).get();
+    }
+
+    static List<Dep> deps(Random rnd) {
+        List<Dep> out = new ArrayList<>();
+        for (int i = rnd.nextInt(8); i > 0; i--) out.add(new Dep(Key.wrap(bytes(rnd, 40)), sequence(rnd)));
+        return out;
+    }
+
+    static List<KeyVersion> keyVersions(Random rnd) {
+        List<KeyVersion> out = new ArrayList<>();
+        for (int i = rnd.nextInt(8); i > 0; i--) {
+            boolean exists = rnd.nextInt(4) != 0;
+            out.add(new KeyVersion(Key.wrap(bytes(rnd, 40)), exists ? bytes(rnd, 200) : null,
+                    exists ? sequence(rnd) : 0, exists ? sequence(rnd) : 0, sequence(rnd),
+                    exists && rnd.nextBoolean() ? Key.wrap(bytes(rnd, 40)) : null));
+        }
+        return out;
+    }
+
+    static List<TxnId> txnIds(Random rnd) {
+        List<TxnId> out = new ArrayList<>();
+        for (int i = rnd.nextInt(6); i > 0; i--) out.add(txnId(rnd));
+        return out;
     }
 
     /** Non-negative, spread over every varint length. */

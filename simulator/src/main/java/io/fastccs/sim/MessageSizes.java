@@ -13,9 +13,11 @@ import io.fastccs.protocol.wire.WireCodec;
 
 /** Sizes of messages as the real wire codec encodes them, and how much of that is keys and values. */
 final class MessageSizes {
-    /** Encoded bytes of the message, plus the 4-byte length prefix of the transport's framing. */
+    /**
+     * Encoded bytes of the message, plus the 4-byte length prefix of the transport's framing: the same codec for every
+     * protocol, the one the nodes use.
+     */
     int size(Message m) {
-        if (m instanceof ProtocolMessage pm) return pm.encodedSize();
         return WireCodec.encode(m).length + 4;
     }
 

@@ -2,7 +2,10 @@
 """Plots the CSV files of bin/fastccs experiment (and the simulator's sim-rounds.csv) as PNGs beside them.
 
 usage: plot_results.py [RESULTS_DIR]   (default: results)
-Each figure shows every mode side by side; throughput plots also print FastCCS / eventual per point.
+Each figure shows every mode side by side; throughput plots also print FastCCS / cql (plain Cassandra) per point.
+Experiment CSVs written before session 13 call plain Cassandra through CQL "eventual" (and the replication arms
+"eventual-one-rf1" ...); rows() reads them as "cql" ("cql-one-rf1" ...), since "eventual" is now the eventual protocol
+on the FastCCS port (results/README.md).
 """
 import csv
 import os
@@ -14,7 +17,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-MODES = {"fastccs": ("FastCCS", "tab:blue", "o"), "eventual": ("eventual (CL ONE)", "tab:orange", "s"),
+MODES = {"fastccs": ("FastCCS", "tab:blue", "o"), "eiger": ("Eiger", "tab:red", "v"), "wren": ("Wren", "tab:purple", "D"),
+         "eventual": ("eventual protocol", "tab:brown", "x"), "cql": ("Cassandra, CQL (CL ONE)", "tab:orange", "s"),
          "batch": ("logged batch", "tab:green", "^")}
 TITLES = {
     "keys-per-read": ("Figure 4.2: throughput vs keys per read", "keys per read-only transaction"),
@@ -28,7 +32,10 @@ TITLES = {
 
 def rows(path):
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        data = list(csv.DictReader(f))
+    # Compatibility: a file without any cql row is from before session 13, where mode "eventual" meant plain Cassandra.
+    legacy = not any(r.get("mode", "").startswith("cql") for r in data)
+    return [dict(r, mode=r["mode"].replace("eventual", "cql", 1)) if legacy and r.get("mode", "").startswith("eventual") else r for r in data]
 
 
 def mean(xs):
@@ -53,10 +60,10 @@ def plot_sweep(name, data, out_dir, setup):
         ax.plot(xs, ys, marker=marker, color=color, label=label)
         p99 = [mean([float(r["read_p99_ms"]) for r in by[mode][v]]) for v in values]
         ax2.plot(xs, p99, marker=marker, color=color, label=label + " read p99")
-    if "fastccs" in by and "eventual" in by:
+    if "fastccs" in by and "cql" in by:
         for x, v in zip(xs, values):
             f = mean([float(r["op_rate"]) for r in by["fastccs"][v]])
-            e = mean([float(r["op_rate"]) for r in by["eventual"][v]])
+            e = mean([float(r["op_rate"]) for r in by["cql"][v]])
             if e > 0:
                 ax.annotate(f"{f / e:.2f}x", (x, f), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
     for a in (ax, ax2):
@@ -69,7 +76,7 @@ def plot_sweep(name, data, out_dir, setup):
     ax.set_ylim(bottom=0)
     ax2.set_ylabel("read latency p99 (ms)")
     ax2.set_ylim(bottom=0)
-    fig.suptitle(title + " (labels: FastCCS / eventual)", fontsize=11)
+    fig.suptitle(title + " (labels: FastCCS / cql)", fontsize=11)
     fig.text(0.01, 0.01, setup, fontsize=7, color="gray")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     out = os.path.join(out_dir, name + ".png")
@@ -101,9 +108,9 @@ def plot_cdf(data, out_dir, setup):
 
 
 REPLICATION_ARMS = {"fastccs-rf1": ("FastCCS, RF=1", "tab:cyan"), "fastccs-rf3": ("FastCCS, RF=3", "tab:blue"),
-                    "eventual-one-rf1": ("Cassandra RF=1, CL ONE", "tab:gray"),
-                    "eventual-one-rf3": ("Cassandra RF=3, CL ONE", "tab:orange"),
-                    "eventual-quorum-rf3": ("Cassandra RF=3, CL QUORUM", "tab:red")}
+                    "cql-one-rf1": ("Cassandra RF=1, CL ONE", "tab:gray"),
+                    "cql-one-rf3": ("Cassandra RF=3, CL ONE", "tab:orange"),
+                    "cql-quorum-rf3": ("Cassandra RF=3, CL QUORUM", "tab:red")}
 
 
 def plot_replication(data, out_dir):
@@ -245,7 +252,7 @@ def plot_soak(path, out_dir):
 
 
 def summary_tables(out_dir):
-    """Markdown tables, one per experiment CSV: each mode's mean per point and FastCCS against eventual."""
+    """Markdown tables, one per experiment CSV: each mode's mean per point and FastCCS against cql (plain Cassandra)."""
     lines = []
     for name in list(TITLES) + ["latency", "write-batch"]:
         path = os.path.join(out_dir, name + ".csv")
@@ -259,7 +266,7 @@ def summary_tables(out_dir):
         modes = [m for m in MODES if any(r["mode"] == m for r in data)]
         lines.append(f"### {name}" + (f" (figure {data[0]['figure']})" if data[0]["figure"] != "-" else ""))
         lines.append("")
-        head = ["value"] + [f"{m} op/s" for m in modes] + ["fastccs/eventual"] + [f"{m} read p99 ms" for m in modes] \
+        head = ["value"] + [f"{m} op/s" for m in modes] + ["fastccs/cql"] + [f"{m} read p99 ms" for m in modes] \
             + ["read p99 ratio"] + [f"{m} write p99 ms" for m in modes] + ["2nd-round reads"] \
             + [f"{m} node CPU us/op" for m in modes]
         lines.append("| " + " | ".join(head) + " |")
@@ -268,8 +275,8 @@ def summary_tables(out_dir):
             def m(mode, col):
                 xs = [float(r[col]) for r in data if r["value"] == v and r["mode"] == mode and r.get(col) not in (None, "", "NaN")]
                 return mean(xs)
-            f_rate, e_rate = m("fastccs", "op_rate"), m("eventual", "op_rate")
-            f_p99, e_p99 = m("fastccs", "read_p99_ms"), m("eventual", "read_p99_ms")
+            f_rate, e_rate = m("fastccs", "op_rate"), m("cql", "op_rate")
+            f_p99, e_p99 = m("fastccs", "read_p99_ms"), m("cql", "read_p99_ms")
             cells = [v] + [f"{m(x, 'op_rate'):,.0f}" for x in modes] + [f"{f_rate / e_rate:.2f}" if e_rate else "-"] \
                 + [f"{m(x, 'read_p99_ms'):.1f}" for x in modes] + [f"{f_p99 / e_p99:.2f}" if e_p99 else "-"] \
                 + [f"{m(x, 'write_p99_ms'):.1f}" for x in modes] + [f"{m('fastccs', 'second_round_pct'):.3f}%"] \

@@ -29,6 +29,12 @@ import java.util.concurrent.CompletionStage;
  * and unique within a transaction, values non-empty (FastCCS has no deletes), and both within the limits set on
  * {@link FastCcsClientBuilder}. Invalid input fails with {@link InvalidRequestException} before anything is sent.
  *
+ * <p><b>Protocols.</b> The guarantees above are FastCCS's, the default. A client built
+ * {@link FastCcsClientBuilder#withProtocol withProtocol} {@code EIGER} or {@code WREN} runs the same API over those
+ * protocols (causally consistent too, with their own read rounds); {@code EVENTUAL} promises nothing beyond
+ * convergence: no snapshot, no read-your-writes (it is the baseline of comparisons). Causal tokens
+ * ({@link #exportToken()}) exist only with FastCCS.
+ *
  * <p>Thread-safe.
  */
 public interface CausalSession {
@@ -136,6 +142,9 @@ public interface CausalSession {
      * transactions may or may not be included) and never an unconfirmed write.
      *
      * @return the session's causal context
+     * @throws UnsupportedOperationException if the client speaks another protocol than FastCCS
+     *                                       ({@link FastCcsClientBuilder#withProtocol}): a token carries FastCCS's
+     *                                       vector clock, and other protocols' sessions cannot be exported
      */
     CausalToken exportToken();
 

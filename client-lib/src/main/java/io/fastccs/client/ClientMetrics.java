@@ -11,10 +11,13 @@ public interface ClientMetrics {
     /** Write-only transactions. */
     OperationMetrics writes();
 
-    /** Read rounds sent across all successful reads: one per read, plus one for each read that needed a second. */
+    /**
+     * Read rounds sent across all successful reads ({@link ReadResult#rounds()} summed): with FastCCS, one per read plus
+     * one for each read that needed a second; with Wren mostly two per read (its start round counts); with Eiger up to three.
+     */
     long readRounds();
 
-    /** Successful reads that needed a second round. */
+    /** Successful reads that took more than one round. */
     long twoRoundReads();
 
     /** {@link #twoRoundReads()} as a share of successful reads, between 0 and 1 (0 when there were none). */

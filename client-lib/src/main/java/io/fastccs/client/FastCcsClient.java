@@ -50,8 +50,11 @@ public interface FastCcsClient extends AutoCloseable {
      *
      * @param token the context to continue
      * @return the session
-     * @throws InvalidRequestException if the token belongs to a cluster with a different ring
-     * @throws IllegalStateException   if the client is closed
+     * @throws InvalidRequestException       if the token belongs to a cluster with a different ring
+     * @throws UnsupportedOperationException if the client speaks another protocol than FastCCS
+     *                                       ({@link FastCcsClientBuilder#withProtocol}), whose sessions tokens cannot
+     *                                       resume
+     * @throws IllegalStateException         if the client is closed
      */
     CausalSession session(CausalToken token);
 

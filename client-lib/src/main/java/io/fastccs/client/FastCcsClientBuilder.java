@@ -3,6 +3,7 @@ package io.fastccs.client;
 import io.fastccs.client.internal.Blocking;
 import io.fastccs.client.internal.ClientConfig;
 import io.fastccs.client.internal.DefaultFastCcsClient;
+import io.fastccs.protocol.primitives.Protocol;
 
 import java.net.InetSocketAddress;
 import javax.net.ssl.SSLContext;
@@ -49,6 +50,7 @@ public final class FastCcsClientBuilder {
     private int maxKeySize = DEFAULT_MAX_KEY_SIZE;
     private int maxKeysPerTransaction = DEFAULT_MAX_KEYS_PER_TRANSACTION;
     private int ioThreads = Math.min(Runtime.getRuntime().availableProcessors(), 8);
+    private Protocol protocol = Protocol.FASTCCS;
 
     FastCcsClientBuilder() {
     }
@@ -138,6 +140,18 @@ public final class FastCcsClientBuilder {
         return this;
     }
 
+    /**
+     * The consistency protocol the client speaks: {@link Protocol#FASTCCS} by default. It must match the cluster's
+     * {@code protocol} node setting: every connection's handshake names it, and a node running another protocol fails
+     * the connection (building the client then fails with a {@link ProtocolMismatchException} naming both). Sessions
+     * of every protocol have the same API; what differs is the guarantees and round trips (see {@link CausalSession}),
+     * and causal tokens, which only FastCCS has ({@link CausalSession#exportToken()}).
+     */
+    public FastCcsClientBuilder withProtocol(Protocol protocol) {
+        this.protocol = Objects.requireNonNull(protocol, "protocol");
+        return this;
+    }
+
     /** How many I/O threads the client runs; defaults to the number of processors, at most 8. */
     public FastCcsClientBuilder withIoThreads(int threads) {
         this.ioThreads = positive(threads, "I/O threads");
@@ -149,15 +163,16 @@ public final class FastCcsClientBuilder {
      *
      * @return a stage completed with the client once the ring is known and a first connection attempt to every
      *         node has finished (nodes that are down are retried in the background), or exceptionally with an
-     *         {@link AuthenticationException} if the credentials were refused, or a {@link FastCcsException} if no
-     *         contact point answered
+     *         {@link AuthenticationException} if the credentials were refused, a {@link ProtocolMismatchException}
+     *         if a contact point runs another protocol than {@link #withProtocol}, or a {@link FastCcsException} if
+     *         no contact point answered
      * @throws IllegalStateException if no contact point was added
      */
     public CompletionStage<FastCcsClient> buildAsync() {
         if (contactPoints.isEmpty()) throw new IllegalStateException("at least one contact point is required");
         ClientConfig config = new ClientConfig(List.copyOf(contactPoints), user, password, requestTimeout, connectTimeout,
                 ringRefreshInterval, reconnectBaseDelay, reconnectMaxDelay, maxValueSize, maxKeySize, maxKeysPerTransaction,
-                ioThreads, sslContext);
+                ioThreads, sslContext, protocol);
         return DefaultFastCcsClient.connect(config);
     }
 

@@ -36,14 +36,16 @@ public interface ReadResult {
     int size();
 
     /**
-     * 1 when the first round's replies were already a consistent snapshot; 2 when some partitions had to be read
-     * again at the merged snapshot. A read restarted after an expired snapshot reports its last attempt.
+     * The client round trips the read took. With FastCCS: 1 when the first round's replies were already a consistent
+     * snapshot; 2 when some partitions had to be read again at the merged snapshot. A read restarted after an expired
+     * snapshot reports its last attempt. Other protocols ({@link FastCcsClientBuilder#withProtocol}): Eiger 1 to 3,
+     * Wren 2 (a start round, then the reads; 1 when the session's write cache held every key), eventual 1.
      */
     int rounds();
 
     /** How many partitions held the keys read. */
     int partitionsTouched();
 
-    /** How many partitions were read a second time (0 when {@link #rounds()} is 1). */
+    /** How many partitions were read again after the first round of reads (0 when only one round read values). */
     int secondRoundPartitions();
 }

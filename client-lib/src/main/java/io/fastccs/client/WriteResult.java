@@ -20,7 +20,8 @@ public interface WriteResult {
      * are ordered by their commit clocks (sum of the entries, then lexicographically), so this tells which of two
      * committed writes of a key is newer. For verification and diagnostics.
      *
-     * @return a copy of the clock
+     * @return a copy of the clock; empty when the client speaks another protocol than FastCCS
+     *         ({@link FastCcsClientBuilder#withProtocol}), whose commit stamps are not vector clocks
      */
     long[] commitClock();
 }

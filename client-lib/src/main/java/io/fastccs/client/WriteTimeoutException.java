@@ -63,7 +63,8 @@ public class WriteTimeoutException extends TransactionTimeoutException {
 
     /**
      * The write's commit clock when the outcome is {@link WriteOutcome#COMMITTED_UNCONFIRMED}, as a participant that
-     * confirmed or the coordinator reported it (see {@link WriteResult#commitClock()}); {@code null} otherwise.
+     * confirmed or the coordinator reported it (see {@link WriteResult#commitClock()}); {@code null} otherwise, and
+     * always with another protocol than FastCCS.
      *
      * @return a copy of the clock, or null
      */

@@ -8,6 +8,10 @@
  * read before it, and reads are atomic snapshots. A session's context travels between processes as a
  * {@link io.fastccs.client.CausalToken}.
  *
+ * <p>The client speaks FastCCS unless built
+ * {@link io.fastccs.client.FastCcsClientBuilder#withProtocol withProtocol} Eiger, Wren or eventual, the protocols
+ * FastCCS is compared with, for a cluster whose nodes run that protocol: the same API, their guarantees, no tokens.
+ *
  * <p>Every operation has an asynchronous form returning a {@link java.util.concurrent.CompletionStage} and a
  * blocking form; the blocking form must not be called from a callback of the asynchronous one. Every failure
  * is a {@link io.fastccs.client.FastCcsException}.

@@ -1,6 +1,7 @@
 package io.fastccs.client;
 
 import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
@@ -84,6 +85,8 @@ final class ScriptedCluster implements AutoCloseable {
     private volatile Script script;
     private volatile String requiredUser;
     private volatile String requiredPassword;
+    private volatile Protocol runs = Protocol.FASTCCS;
+    private volatile ErrorReply helloRefusal;
 
     private ScriptedCluster(int n, Script script) throws InterruptedException {
         this.script = script;
@@ -128,6 +131,23 @@ final class ScriptedCluster implements AutoCloseable {
     void requireCredentials(String user, String password) {
         this.requiredUser = user;
         this.requiredPassword = password;
+    }
+
+    /** The consistency protocol every node's HelloReply names from now on (FastCCS at first). */
+    void runs(Protocol protocol) {
+        this.runs = protocol;
+    }
+
+    /** Every node answers a Hello with {@code refusal} from now on (and closes the connection), as a node may refuse a client of another protocol. */
+    void refuseHellos(ErrorReply refusal) {
+        this.helloRefusal = refusal;
+    }
+
+    /** Every Hello any node received. */
+    List<Hello> allHellos() {
+        List<Hello> all = new ArrayList<>();
+        for (Node n : nodes) all.addAll(n.hellos);
+        return all;
     }
 
     TokenRing ring() {
@@ -270,6 +290,12 @@ final class ScriptedCluster implements AutoCloseable {
                         out.reply(ErrorReply.of(0, ErrorCode.UNAUTHORIZED, "bad credentials"));
                         return;
                     }
+                    ErrorReply refusal = helloRefusal;
+                    if (refusal != null) {
+                        out.reply(refusal);
+                        ctx.close();
+                        return;
+                    }
                     served = hello.target() >= 0 ? hello.target() : partition;
                     if (hello.target() >= 0 && !leads.contains(hello.target())) {
                         out.reply(ErrorReply.of(0, ErrorCode.NOT_LEADER, "not the leader of partition " + hello.target()));
@@ -277,7 +303,7 @@ final class ScriptedCluster implements AutoCloseable {
                         return;
                     }
                     greeted = true;
-                    out.reply(new HelloReply(Hello.PROTOCOL_VERSION, served, nodes.size()));
+                    out.reply(new HelloReply(Hello.PROTOCOL_VERSION, served, nodes.size(), runs));
                 } else if (m instanceof RingRequest r) {
                     out.reply(new RingReply(r.requestId(), List.copyOf(members)));
                 } else {

@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
  * {@code bin/fastccs demo}: starts a local 3-node Cassandra cluster with FastCCS, runs the thesis's default workload
  * (Table 4.1: 5 keys per read and per write, 128-byte values, 5% writes, gaussian keys) for a short fixed time with a
  * line per second, once through FastCCS and once through plain Cassandra at consistency ONE (the stress tool's
- * {@code fastccs} and {@code eventual} modes), checks both recorded histories for TCC anomalies, prints a side-by-side
+ * {@code fastccs} and {@code cql} modes), checks both recorded histories for TCC anomalies, prints a side-by-side
  * table and stops the cluster. Exit code 1 when the FastCCS history has an anomaly.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
@@ -79,23 +79,23 @@ public final class DemoCommand implements Callable<Integer> {
         return exit;
     }
 
-    /** The same workload through FastCCS and through plain Cassandra (eventual), then a side-by-side table. */
+    /** The same workload through FastCCS and through plain Cassandra (the stress tool's cql mode), then a side-by-side table. */
     private int runWorkloads(Ports ports, int replicas) throws Exception {
         String consistency = replicas == 1 ? "ONE" : "QUORUM";
         List<StressResult> results = new ArrayList<>();
-        for (String mode : List.of("fastccs", "eventual")) {
+        for (String mode : List.of("fastccs", "cql")) {
             List<String> args = new ArrayList<>(List.of("mixed", "duration=" + seconds + "s"));
-            if (mode.equals("eventual")) args.add("cl=" + consistency);
+            if (mode.equals("cql")) args.add("cl=" + consistency);
             args.addAll(List.of("-rate", "threads=" + threads,
                     "-pop", "dist=gaussian(1.." + keys + ")", "-warmup", "duration=" + warmup + "s", "-mode", mode, "-check",
                     "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
             StringBuilder hosts = new StringBuilder();
             for (int k = 1; k <= nodes; k++) hosts.append(k > 1 ? "," : "").append(ports.address(k));
             args.addAll(List.of("-node", hosts.toString()));
-            if (mode.equals("eventual")) args.addAll(List.of("-schema", "replication(factor=" + replicas + ")"));
+            if (mode.equals("cql")) args.addAll(List.of("-schema", "replication(factor=" + replicas + ")"));
             StressOptions o = StressOptions.parse(args.toArray(String[]::new));
             System.out.println("== " + (mode.equals("fastccs") ? "FastCCS, " + replicas + " replica" + (replicas == 1 ? "" : "s") + " per partition"
-                    : "plain Cassandra, keyspace replication factor " + replicas + ", consistency " + consistency + " (eventual)")
+                    : "plain Cassandra, keyspace replication factor " + replicas + ", consistency " + consistency + " (cql)")
                     + ": " + o.describe());
             results.add(StressCommand.run(o, System.out));
             System.out.println();
@@ -103,7 +103,7 @@ public final class DemoCommand implements Callable<Integer> {
         StressResult f = results.get(0), e = results.get(1);
         System.out.printf("Side by side (same cluster, keys, threads; Table 4.1 workload; %d replica%s per key, writes acknowledged by %s):%n",
                 replicas, replicas == 1 ? "" : "s", replicas == 1 ? "one node" : "a majority");
-        System.out.printf("%-28s %14s %14s%n", "", "fastccs", "eventual");
+        System.out.printf("%-28s %14s %14s%n", "", "fastccs", "cql");
         row("throughput (txn/s)", "%,.0f", f.opRate(), e.opRate());
         row("latency mean (ms)", "%.2f", f.all().mean(), e.all().mean());
         row("latency median (ms)", "%.2f", f.all().median(), e.all().median());
@@ -114,7 +114,7 @@ public final class DemoCommand implements Callable<Integer> {
         row("errors", "%.0f", f.errors(), e.errors());
         row("second-round reads (%)", "%.3f", 100 * f.secondRoundShare(), 100 * e.secondRoundShare());
         row("TCC anomalies in history", "%.0f", f.check().totalAnomalies(), e.check().totalAnomalies());
-        System.out.printf(Locale.ROOT, "fastccs/eventual throughput: %.2f; TCC check: fastccs %s, eventual %s%n",
+        System.out.printf(Locale.ROOT, "fastccs/cql throughput: %.2f; TCC check: fastccs %s, cql %s%n",
                 f.opRate() / Math.max(1e-9, e.opRate()), f.check().ok() ? "OK" : "VIOLATED",
                 e.check().ok() ? "OK (no anomaly caught this time)" : "VIOLATED, as expected without transactions " + e.check().counts());
         // A demo that committed nothing, or whose FastCCS history is not TCC, has failed (CI runs it).
@@ -125,9 +125,9 @@ public final class DemoCommand implements Callable<Integer> {
         return f.check().ok() ? 0 : 1;
     }
 
-    private static void row(String name, String format, double fastccs, double eventual) {
+    private static void row(String name, String format, double fastccs, double cql) {
         System.out.printf(Locale.ROOT, "%-28s %14s %14s%n", name, String.format(Locale.ROOT, format, fastccs),
-                String.format(Locale.ROOT, format, eventual));
+                String.format(Locale.ROOT, format, cql));
     }
 
     public static void main(String[] args) {

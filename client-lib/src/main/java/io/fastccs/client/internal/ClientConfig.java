@@ -1,6 +1,7 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.protocol.messages.Hello;
+import io.fastccs.protocol.primitives.Protocol;
 
 import javax.net.ssl.SSLContext;
 
@@ -12,14 +13,16 @@ import java.util.List;
  * Everything {@link io.fastccs.client.FastCcsClientBuilder} collected, validated there.
  *
  * @param sslContext null for plain connections
+ * @param protocol   the consistency protocol the client speaks; every node must run it
  */
 public record ClientConfig(List<InetSocketAddress> contactPoints, String user, String password, Duration requestTimeout,
                            Duration connectTimeout, Duration ringRefreshInterval, Duration reconnectBaseDelay,
                            Duration reconnectMaxDelay, int maxValueSize, int maxKeySize, int maxKeysPerTransaction,
-                           int ioThreads, SSLContext sslContext) {
+                           int ioThreads, SSLContext sslContext, Protocol protocol) {
     /** Copies the contact points. */
     public ClientConfig {
         contactPoints = List.copyOf(contactPoints);
+        java.util.Objects.requireNonNull(protocol, "protocol");
     }
 
     /**
@@ -29,7 +32,7 @@ public record ClientConfig(List<InetSocketAddress> contactPoints, String user, S
      *                  point, which may be any node
      */
     Hello hello(int partition) {
-        Hello hello = Hello.client(user, password);
+        Hello hello = Hello.client(user, password).speaking(protocol);
         return partition < 0 ? hello : hello.to(partition);
     }
 
@@ -39,6 +42,6 @@ public record ClientConfig(List<InetSocketAddress> contactPoints, String user, S
                 + ", requestTimeout=" + requestTimeout + ", connectTimeout=" + connectTimeout + ", ringRefreshInterval="
                 + ringRefreshInterval + ", reconnectDelay=" + reconnectBaseDelay + ".." + reconnectMaxDelay
                 + ", maxValueSize=" + maxValueSize + ", maxKeySize=" + maxKeySize + ", maxKeysPerTransaction="
-                + maxKeysPerTransaction + ", ioThreads=" + ioThreads + ", tls=" + (sslContext != null) + "]";
+                + maxKeysPerTransaction + ", ioThreads=" + ioThreads + ", tls=" + (sslContext != null) + ", protocol=" + protocol.word() + "]";
     }
 }

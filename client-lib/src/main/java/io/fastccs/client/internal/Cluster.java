@@ -4,6 +4,7 @@ import io.fastccs.client.AuthenticationException;
 import io.fastccs.client.FastCcsException;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
+import io.fastccs.client.ProtocolMismatchException;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.HelloReply;
@@ -77,7 +78,7 @@ final class Cluster {
     /**
      * Learns the ring from the first contact point that answers, then opens a connection to every partition.
      * Completes once every first attempt finished, successful or not; fails only if no contact point gave a ring,
-     * or at once if one refused the credentials.
+     * or at once if one refused the credentials or runs another consistency protocol.
      */
     static CompletableFuture<Cluster> connect(ClientConfig config, ConnectionFactory connections, EventLoopGroup scheduler,
                                               DefaultClientMetrics metrics, RequestIds requestIds) {
@@ -110,7 +111,9 @@ final class Cluster {
                 .handle((found, e) -> {
                     if (e == null) return CompletableFuture.completedFuture(found);
                     Throwable cause = Failures.unwrap(e);
-                    if (cause instanceof AuthenticationException) return CompletableFuture.<Found>failedFuture(cause);
+                    // Configuration errors another contact point would repeat: fail at once, with the node's word.
+                    if (cause instanceof AuthenticationException || cause instanceof ProtocolMismatchException)
+                        return CompletableFuture.<Found>failedFuture(cause);
                     LOG.info("contact point {} gave no ring: {}", point, cause.getMessage());
                     failures.add(cause);
                     return learnRing(config, connections, ids, index + 1, failures);
@@ -340,6 +343,7 @@ final class Cluster {
                     failures++;
                     Throwable cause = Failures.unwrap(error);
                     if (cause instanceof AuthenticationException) LOG.error("partition {} refused the credentials: {}", partition, cause.getMessage());
+                    else if (cause instanceof ProtocolMismatchException && failures == 1) LOG.error("partition {}: {}", partition, cause.getMessage());
                     else if (failures == 1) LOG.info("cannot connect to partition {} at {}: {}", partition, NodeConnection.describe(target), cause.getMessage());
                     else LOG.debug("cannot connect to partition {} at {} (attempt {}): {}", partition, NodeConnection.describe(target), failures,
                             cause.getMessage());

@@ -47,11 +47,12 @@ final class ConnectionFactory {
      * @param expectedPartition the partition the connection is for (its Hello names it), or -1 for any node
      * @return a future failed with {@link io.fastccs.client.AuthenticationException} if the node refused the
      *         credentials, {@link PartitionUnavailableException} if it could not be reached in time or does not lead
-     *         the partition ({@code NOT_LEADER}), or {@link io.fastccs.client.ProtocolException} if it answered
-     *         something else
+     *         the partition ({@code NOT_LEADER}), {@link io.fastccs.client.ProtocolMismatchException} if it runs
+     *         another consistency protocol, or {@link io.fastccs.client.ProtocolException} if it answered something
+     *         else
      */
     CompletableFuture<NodeConnection> open(SocketAddress address, int expectedPartition) {
-        NodeConnection connection = new NodeConnection(address, expectedPartition, timer);
+        NodeConnection connection = new NodeConnection(address, expectedPartition, config.protocol(), timer);
         ChannelFuture connect = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {

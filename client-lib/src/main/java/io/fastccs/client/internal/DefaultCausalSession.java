@@ -7,8 +7,10 @@ import io.fastccs.client.ReadResult;
 import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
-import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.protocol.protocols.FastCcsProtocol;
+import io.fastccs.protocol.spi.ProtocolSession;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -19,20 +21,20 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
- * A session: the protocol's {@link ClientSession} (its vector clock), a FIFO queue so its transactions run one at
- * a time, and the unconfirmed-write state. The session object itself is the lock that guards the protocol
- * session and the running transaction's state.
+ * A session: the protocol's {@link ProtocolSession} (its causal context: FastCCS's vector clock, Eiger's dependencies,
+ * Wren's stable time and write cache), a FIFO queue so its transactions run one at a time, and the unconfirmed-write
+ * state. The session object itself is the lock that guards the protocol session and the running transaction's state.
  */
 final class DefaultCausalSession implements CausalSession {
     private final DefaultFastCcsClient client;
-    private final ClientSession protocol;
+    private final ProtocolSession protocol;
     private final long ringFingerprint;
     /** Completes when the last queued transaction has finished. Guarded by this. */
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
     /** The write that left the session in doubt, if any. Guarded by this. */
     private WriteTimeoutException unconfirmedWrite;
 
-    DefaultCausalSession(DefaultFastCcsClient client, ClientSession protocol, long ringFingerprint) {
+    DefaultCausalSession(DefaultFastCcsClient client, ProtocolSession protocol, long ringFingerprint) {
         this.client = client;
         this.protocol = protocol;
         this.ringFingerprint = ringFingerprint;
@@ -43,8 +45,13 @@ final class DefaultCausalSession implements CausalSession {
     }
 
     /** The protocol session; only touched under {@link #lock()}. */
-    ClientSession protocol() {
+    ProtocolSession protocol() {
         return protocol;
+    }
+
+    /** The word of the protocol the session speaks, for messages. */
+    String protocolWord() {
+        return client.config().protocol().word();
     }
 
     Duration requestTimeout() {
@@ -150,11 +157,19 @@ final class DefaultCausalSession implements CausalSession {
         }
     }
 
+    /** @throws UnsupportedOperationException unless the client speaks FastCCS (see {@link CausalSession#exportToken()}) */
     @Override
     public CausalToken exportToken() {
+        if (!(protocol instanceof FastCcsProtocol.Session fastccs)) throw noTokens(client.config().protocol());
         synchronized (this) {
-            return CausalToken.of(protocol.clock().toArray(), ringFingerprint);
+            return CausalToken.of(fastccs.session().clock().toArray(), ringFingerprint);
         }
+    }
+
+    /** Why a client of {@code protocol}, not FastCCS, has no causal tokens. */
+    static UnsupportedOperationException noTokens(Protocol protocol) {
+        return new UnsupportedOperationException("causal tokens are FastCCS's (a vector clock); this client speaks "
+                + protocol.word() + ", whose sessions cannot be exported or resumed");
     }
 
     @Override
@@ -174,7 +189,9 @@ final class DefaultCausalSession implements CausalSession {
     @Override
     public String toString() {
         synchronized (this) {
-            return "CausalSession[clock=" + protocol.clock() + (unconfirmedWrite != null ? ", in doubt" : "") + "]";
+            String context = protocol instanceof FastCcsProtocol.Session fastccs ? "clock=" + fastccs.session().clock()
+                    : "protocol=" + client.config().protocol().word();
+            return "CausalSession[" + context + (unconfirmedWrite != null ? ", in doubt" : "") + "]";
         }
     }
 }

@@ -25,7 +25,7 @@ final class DefaultClientMetrics implements ClientMetrics {
     void readSucceeded(long startNanos, int rounds) {
         reads.succeeded(startNanos);
         readRounds.add(rounds);
-        if (rounds == 2) twoRoundReads.increment();
+        if (rounds >= 2) twoRoundReads.increment();
     }
 
     void snapshotRestarted() {

@@ -5,8 +5,12 @@ import io.fastccs.client.CausalToken;
 import io.fastccs.client.ClientMetrics;
 import io.fastccs.client.FastCcsClient;
 import io.fastccs.client.InvalidRequestException;
-import io.fastccs.protocol.ClientSession;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.protocols.FastCcsProtocol;
+import io.fastccs.protocol.protocols.Protocols;
+import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.ring.TokenRing;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -36,6 +40,8 @@ public final class DefaultFastCcsClient implements FastCcsClient {
     private final HashedWheelTimer timer;
     private final DefaultClientMetrics metrics;
     private final InputValidator validator;
+    /** Makes the sessions of the protocol the client speaks. */
+    private final ProtocolFactory protocol;
     /** Session ids: each session numbers its transactions from 1, so each needs its own random 64-bit id. */
     private final SplittableRandom sessionIds;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -50,6 +56,7 @@ public final class DefaultFastCcsClient implements FastCcsClient {
         this.timer = timer;
         this.metrics = metrics;
         this.validator = InputValidator.of(config);
+        this.protocol = Protocols.factory(config.protocol());
         this.sessionIds = new SplittableRandom(new SecureRandom().nextLong());
         metrics.connectedPartitionsFrom(cluster::connectedPartitions);
     }
@@ -99,28 +106,32 @@ public final class DefaultFastCcsClient implements FastCcsClient {
     @Override
     public CausalSession session() {
         checkOpen();
-        return newSession(VectorClock.zero(cluster.partitions()));
+        RequestIds ids = cluster.requestIds();
+        return newSession(protocol.newSession(cluster.partitioning(), nextSessionId(), ids::next));
     }
 
+    /** @throws UnsupportedOperationException unless the client speaks FastCCS, whose context a token carries */
     @Override
     public CausalSession session(CausalToken token) {
         checkOpen();
+        if (config.protocol() != Protocol.FASTCCS) throw DefaultCausalSession.noTokens(config.protocol());
         TokenRing ring = cluster.partitioning();
         if (token.partitions() != ring.partitions() || token.ringFingerprint() != ring.fingerprint())
             throw new InvalidRequestException("the causal token belongs to another cluster: " + token.partitions()
                     + " partitions, ring fingerprint " + Long.toHexString(token.ringFingerprint()) + "; this cluster has "
                     + ring.partitions() + " partitions, fingerprint " + Long.toHexString(ring.fingerprint()));
-        return newSession(VectorClock.of(token.clock()));
+        RequestIds ids = cluster.requestIds();
+        return newSession(FastCcsProtocol.resume(ring, nextSessionId(), VectorClock.of(token.clock()), ids::next));
     }
 
-    private CausalSession newSession(VectorClock clock) {
-        long sessionId;
+    private long nextSessionId() {
         synchronized (sessionIds) {
-            sessionId = sessionIds.nextLong();
+            return sessionIds.nextLong();
         }
-        RequestIds ids = cluster.requestIds();
-        return new DefaultCausalSession(this, new ClientSession(cluster.partitioning(), sessionId, clock, ids::next),
-                cluster.partitioning().fingerprint());
+    }
+
+    private CausalSession newSession(ProtocolSession session) {
+        return new DefaultCausalSession(this, session, cluster.partitioning().fingerprint());
     }
 
     @Override
@@ -162,6 +173,6 @@ public final class DefaultFastCcsClient implements FastCcsClient {
 
     @Override
     public String toString() {
-        return "FastCcsClient[" + cluster.ring() + (closing ? ", closed" : "") + "]";
+        return "FastCcsClient[" + config.protocol().word() + ", " + cluster.ring() + (closing ? ", closed" : "") + "]";
     }
 }

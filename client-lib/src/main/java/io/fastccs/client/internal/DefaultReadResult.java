@@ -2,7 +2,6 @@ package io.fastccs.client.internal;
 
 import io.fastccs.client.ReadResult;
 import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.ReadTransaction;
 import io.fastccs.protocol.messages.ReadValue;
 
 import java.nio.charset.StandardCharsets;
@@ -10,14 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** A finished read, wrapping the protocol's result. */
+/** A finished read, wrapping the protocol's result (whichever protocol's). */
 final class DefaultReadResult implements ReadResult {
     private final Map<Key, ReadValue> values;
     private final int rounds;
     private final int partitionsTouched;
     private final int secondRoundPartitions;
 
-    DefaultReadResult(ReadTransaction.Result result, int partitionsTouched) {
+    DefaultReadResult(io.fastccs.protocol.spi.ReadResult result, int partitionsTouched) {
         this.values = result.values();
         this.rounds = result.rounds();
         this.partitionsTouched = partitionsTouched;

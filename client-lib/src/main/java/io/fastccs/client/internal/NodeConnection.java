@@ -4,6 +4,7 @@ import io.fastccs.client.AuthenticationException;
 import io.fastccs.client.FastCcsException;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
+import io.fastccs.client.ProtocolMismatchException;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -11,6 +12,7 @@ import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.protocol.primitives.Protocol;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -33,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * keeps unique on the connection. Never blocks; replies and failures complete futures on the connection's event
  * loop, timeouts on the timer thread.
  *
- * <p>A connection is usable once its handshake ({@link Hello}, then {@link HelloReply}) is done. Anything that
+ * <p>A connection is usable once its handshake ({@link Hello}, then {@link HelloReply}) is done: the node's reply must
+ * name the protocol version, the consistency protocol and (for a partition's connection) the partition the client
+ * expects, and a node refusing the Hello ({@link ErrorReply}) fails it with the reason. Anything that
  * makes the stream untrustworthy (a malformed frame, a message a client should never get) closes it; closing
  * fails every pending request with the reason.
  */
@@ -44,6 +48,8 @@ final class NodeConnection {
     /** {@code host:port}, for messages. */
     private final String label;
     private final int expectedPartition;
+    /** The consistency protocol the client speaks: the node's reply must name it. */
+    private final Protocol protocol;
     private final Timer timer;
     private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
     private final CompletableFuture<HelloReply> handshake = new CompletableFuture<>();
@@ -51,11 +57,15 @@ final class NodeConnection {
     private volatile Channel channel;
     private volatile FastCcsException closeReason;
 
-    /** @param expectedPartition the partition the node must say it is, or -1 for any (a contact point) */
-    NodeConnection(SocketAddress address, int expectedPartition, Timer timer) {
+    /**
+     * @param expectedPartition the partition the node must say it is, or -1 for any (a contact point)
+     * @param protocol          the consistency protocol the client speaks, which the node must run
+     */
+    NodeConnection(SocketAddress address, int expectedPartition, Protocol protocol, Timer timer) {
         this.address = address;
         this.label = describe(address);
         this.expectedPartition = expectedPartition;
+        this.protocol = protocol;
         this.timer = timer;
     }
 
@@ -180,6 +190,8 @@ final class NodeConnection {
             if (h.version() != Hello.PROTOCOL_VERSION) {
                 close(new ProtocolException(label + " speaks protocol version " + h.version() + ", the client "
                         + Hello.PROTOCOL_VERSION));
+            } else if (h.protocol() != protocol) {
+                close(new ProtocolMismatchException(label, h.protocol(), protocol));
             } else if (expectedPartition >= 0 && h.partition() != expectedPartition) {
                 close(new ProtocolException(label + " is partition " + h.partition() + ", expected " + expectedPartition));
             } else {

@@ -7,21 +7,20 @@ import io.fastccs.client.ReadResult;
 import io.fastccs.client.ReadTimeoutException;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.ReadTransaction;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.spi.ReadStep;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Runs one read-only transaction of a session: sends the {@link ReadTransaction}'s requests to the partitions'
- * nodes and feeds the replies back until it finishes. A read whose second round comes after the snapshot
- * expired restarts once from round one. All state changes happen under the session's lock; the result is
- * completed outside it.
+ * Runs one read-only transaction of a session, whatever its protocol: sends the {@link ReadStep}'s requests to the
+ * partitions' nodes and feeds the replies back, sending what each reply calls for next, until it finishes. A read
+ * refused with {@code SNAPSHOT_EXPIRED} (FastCCS: its second round came after the snapshot expired) restarts once
+ * from round one. All state changes happen under the session's lock; the result is completed outside it.
  *
  * <p>Reads have no effect, so a request of either round that its partition could not take (no connection, the
  * connection lost, {@code NOT_LEADER} during a replicated partition's failover, {@code OVERLOADED}) is sent to that
@@ -30,7 +29,9 @@ import java.util.concurrent.CompletableFuture;
  */
 final class ReadExecution extends TransactionExecution<ReadResult> {
     private final List<Key> keys;
-    private ReadTransaction txn;
+    private ReadStep txn;
+    /** The attempt's round: 1 for its first requests, one more for each batch a reply called for. */
+    private int round;
     private boolean restarted;
 
     ReadExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
@@ -49,16 +50,17 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
 
     private void startAttempt() {
         txn = session.protocol().read(keys);
+        round = 1;
         send(txn.start());
     }
 
     private void send(List<Outgoing> requests) {
-        ReadTransaction attempt = txn;
+        ReadStep attempt = txn;
         sendAll(requests, () -> outcome == null, RetryingSender.Retry.WHEN_UNAVAILABLE,
                 (id, partition, m, e) -> onReply(attempt, id, partition, m, e));
     }
 
-    private void onReply(ReadTransaction attempt, long id, int partition, Message m, Throwable error) {
+    private void onReply(ReadStep attempt, long id, int partition, Message m, Throwable error) {
         synchronized (session.lock()) {
             if (outcome == null && attempt == txn && outstanding.remove(id) != null) {
                 try {
@@ -83,9 +85,10 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
         }
         List<Outgoing> next = txn.onResponse(response);
         if (!txn.isFinished()) {
+            if (!next.isEmpty()) round++;
             send(next);
         } else if (txn.succeeded()) {
-            finish(new DefaultReadResult(txn.result(), txn.partitions().size()));
+            finish(new DefaultReadResult(txn.result(), partitionsOwning(keys)));
         } else {
             ErrorReply refusal = txn.failure();
             if (refusal.code() == ErrorCode.SNAPSHOT_EXPIRED && !restarted) {
@@ -106,11 +109,11 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
     private FastCcsException failure(Throwable error, int partition) {
         Throwable t = Failures.unwrap(error);
         if (t instanceof RequestTimedOutException)
-            return new ReadTimeoutException("partition " + partition + " did not answer round " + txn.round()
+            return new ReadTimeoutException("partition " + partition + " did not answer round " + round
                     + " of a read within " + session.requestTimeout(), null);
         if (t instanceof PartitionUnavailableException e)
             return new PartitionUnavailableException(partition, "partition " + partition + " could not serve round "
-                    + txn.round() + " of a read within " + session.requestTimeout() + ": " + e.getMessage(), e);
+                    + round + " of a read within " + session.requestTimeout() + ": " + e.getMessage(), e);
         return Failures.asFastCcs(t);
     }
 

@@ -3,7 +3,10 @@ package io.fastccs.client.internal;
 import io.fastccs.client.InvalidRequestException;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.primitives.Key;
 
+import java.util.BitSet;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +87,13 @@ abstract class TransactionExecution<R> {
     void cancelOutstanding() {
         outstanding.forEach((id, partition) -> cluster.cancel(partition, id));
         outstanding.clear();
+    }
+
+    /** How many partitions own {@code keys}: what a result reports as the partitions touched, whatever the protocol. */
+    int partitionsOwning(Collection<Key> keys) {
+        BitSet owners = new BitSet(cluster.partitions());
+        for (Key k : keys) owners.set(cluster.partitioning().ownerOf(k));
+        return owners.cardinality();
     }
 
     abstract void recordSuccess(R result);

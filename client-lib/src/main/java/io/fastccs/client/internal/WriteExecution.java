@@ -9,46 +9,53 @@ import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.WriteTransaction;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.OutcomeReply;
+import io.fastccs.protocol.protocols.FastCcsProtocol;
+import io.fastccs.protocol.spi.WriteStep;
 
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Runs one write-only transaction of a session: sends the {@link WriteTransaction}'s request to every
- * participant and feeds the replies back. It succeeds once every participant confirmed the commit (the session
- * then has adopted the commit clock).
+ * Runs one write-only transaction of a session, whatever its protocol: sends the {@link WriteStep}'s requests (for
+ * FastCCS one to every participant; for Wren a start round, then the commit request) and feeds the replies back,
+ * sending what a reply calls for next. It succeeds once the step is confirmed (FastCCS: every participant confirmed
+ * the commit, and the session has adopted the commit clock).
  *
- * <p>Nothing is sent until every participant has a connection; while one has none, the execution checks again after
- * a short backoff until the request timeout from its start, then fails with {@link PartitionUnavailableException}
- * (nothing was sent). A participant's request that was not taken, because it could not be sent or was refused with
- * {@code NOT_LEADER} (a replicated partition's failover; nothing was done), is sent to that partition again in the
- * same way ({@link RetryingSender.Retry#WHEN_NOTHING_DONE}); if it never is taken, that participant never votes,
- * the write is aborted for sure and fails with {@link PartitionUnavailableException}.
+ * <p>Nothing is sent until every partition of the first requests has a connection; while one has none, the execution
+ * checks again after a short backoff until the request timeout from its start, then fails with
+ * {@link PartitionUnavailableException} (nothing was sent). A request that was not taken, because it could not be
+ * sent or was refused with {@code NOT_LEADER} (a replicated partition's failover; nothing was done), is sent to that
+ * partition again in the same way ({@link RetryingSender.Retry#WHEN_NOTHING_DONE}); if it never is taken, that
+ * participant never votes, the write is aborted for sure and fails with {@link PartitionUnavailableException}.
  *
- * <p>A request that may have been taken is never sent again. If a participant's reply does not come in time, or
- * its connection breaks after the request was sent, the execution stops waiting for the participants and asks the
- * coordinator for the outcome; that query is idempotent, so it is retried like a read until a request timeout from
- * when it was first sent, and follows the coordinator's group to its new leader after a failover. The write then
- * fails with a {@link WriteTimeoutException} carrying the coordinator's answer, and unless that answer is "aborted"
- * the session is marked in doubt. All state changes happen under the session's lock; the result is completed
- * outside.
+ * <p>A request that may have been taken is never sent again. If a reply does not come in time, or its connection
+ * breaks after the request was sent, the execution stops waiting and asks the coordinator for the outcome
+ * ({@link WriteStep#queryOutcome()}); that query is idempotent, so it is retried like a read until a request timeout
+ * from when it was first sent, and follows the coordinator's group to its new leader after a failover. The write then
+ * fails with a {@link WriteTimeoutException} carrying the coordinator's answer (UNKNOWN at once for a protocol that
+ * cannot be asked, as eventual), and unless that answer is "aborted" the session is marked in doubt. All state
+ * changes happen under the session's lock; the result is completed outside.
  */
 final class WriteExecution extends TransactionExecution<WriteResult> {
     private enum Phase { CONNECTING, WAITING, QUERYING, DONE }
 
     private final Map<Key, byte[]> writes;
-    private WriteTransaction txn;
+    private WriteStep txn;
+    /** The step's first requests, made before checking their partitions are connected. */
+    private List<Outgoing> first;
     private Phase phase = Phase.WAITING;
     /** Why the execution stopped waiting for the participants. */
     private FastCcsException lostTrackCause;
+    /** The partition asked for the outcome, once asked. */
+    private int queried = -1;
 
     WriteExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
                    Map<Key, byte[]> writes, long startNanos) {
@@ -66,11 +73,14 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
 
     private void send() {
         txn = session.protocol().write(writes, ThreadLocalRandom.current());
-        // Refuse up front what would be refused half-way: nothing is sent unless every participant is connected.
-        for (int p : txn.participants()) {
+        first = txn.start();
+        // Refuse up front what would be refused half-way: nothing is sent unless every target is connected.
+        TreeSet<Integer> targets = new TreeSet<>();
+        for (Outgoing o : first) targets.add(o.partition());
+        for (int p : targets) {
             if (!cluster.isConnected(p)) {
                 phase = Phase.CONNECTING;
-                sender.awaitConnected(txn.participants(), deadlineNanos).whenComplete(this::onConnected);
+                sender.awaitConnected(targets, deadlineNanos).whenComplete(this::onConnected);
                 return;
             }
         }
@@ -95,7 +105,11 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
 
     private void sendRequests() {
         phase = Phase.WAITING;
-        sendAll(txn.start(), () -> phase == Phase.WAITING, RetryingSender.Retry.WHEN_NOTHING_DONE, this::onParticipantReply);
+        sendMore(first);
+    }
+
+    private void sendMore(List<Outgoing> requests) {
+        sendAll(requests, () -> phase == Phase.WAITING, RetryingSender.Retry.WHEN_NOTHING_DONE, this::onParticipantReply);
     }
 
     private void onParticipantReply(long id, int partition, Message m, Throwable error) {
@@ -120,20 +134,23 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
             lostTrack(new ProtocolException("partition " + partition + " answered a write with " + m));
             return;
         }
+        List<Outgoing> next;
         try {
-            txn.onResponse(response);
+            next = txn.onResponse(response);
         } catch (RuntimeException e) {
             // A reply the state machine could not digest (say, a clock of the wrong size): ask, never hang.
             lostTrack(new ProtocolException("partition " + partition + " sent a reply the write could not use: " + e, e));
             return;
         }
         if (txn.isFinished()) settle(partition);
+        else if (!next.isEmpty()) sendMore(next);
     }
 
     private void settle(int lastPartition) {
         if (txn.isConfirmed()) {
-            finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(), txn.participants().size(),
-                    clockArray(txn.commitClock())));
+            long[] clock = clockArray(txn.commitStamp());
+            finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(),
+                    partitionsOwning(writes.keySet()), clock != null ? clock : new long[0]));
             return;
         }
         ErrorReply refusal = txn.failure();
@@ -141,7 +158,7 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
             if (refusal == null) {
                 finish(new WriteTimeoutException("the nodes aborted write " + txn.txnId() + " (a participant did not "
                         + "vote in time, or its coordinator restarted); it had no effect", WriteOutcome.ABORTED,
-                        txn.txnId().toString(), txn.coordinator(), null, null));
+                        txn.txnId().toString(), coordinator(), null, null));
             } else {
                 // A participant refuses before it prepares, so it never votes: the coordinator must abort.
                 if (refusal.code() == ErrorCode.NOT_OWNER) cluster.requestRingRefresh();
@@ -168,6 +185,12 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         phase = Phase.QUERYING;
         lostTrackCause = cause;
         Outgoing query = txn.queryOutcome();
+        if (query == null) {
+            // The protocol has nobody to ask (eventual: a write is applied wherever it arrived).
+            concludeUnconfirmed(WriteOutcome.UNKNOWN, session.protocolWord() + " has no coordinator to ask for the outcome");
+            return;
+        }
+        queried = query.partition();
         long id = query.request().requestId();
         long queryDeadline = System.nanoTime() + session.requestTimeout().toNanos();
         sender.send(query.partition(), id, Frames.encode(query.request()), queryDeadline,
@@ -182,33 +205,40 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
 
     private void onOutcome(Message m, Throwable error) {
         synchronized (session.lock()) {
-            if (phase == Phase.QUERYING) concludeUnconfirmed(m, error);
+            if (phase == Phase.QUERYING) {
+                if (error != null) {
+                    concludeUnconfirmed(WriteOutcome.UNKNOWN, coordinatorSays("could not be asked (" + Failures.unwrap(error).getMessage() + ")"));
+                } else {
+                    // Only an answer to the query is fed to the transaction: a refused query says nothing about the outcome.
+                    Outcome said = m instanceof ClientResponse r ? txn.onOutcomeAnswer(r) : null;
+                    if (said == null) {
+                        concludeUnconfirmed(WriteOutcome.UNKNOWN, coordinatorSays("answered " + m));
+                    } else {
+                        WriteOutcome known = switch (said) {
+                            case COMMITTED -> WriteOutcome.COMMITTED_UNCONFIRMED;
+                            case ABORTED -> WriteOutcome.ABORTED;
+                            case UNDECIDED -> WriteOutcome.UNKNOWN;
+                        };
+                        concludeUnconfirmed(known, coordinatorSays("says " + said));
+                    }
+                }
+            }
         }
         publishIfDone();
     }
 
-    private void concludeUnconfirmed(Message m, Throwable error) {
-        WriteOutcome known = WriteOutcome.UNKNOWN;
-        String answer;
-        if (error != null) {
-            answer = "could not be asked (" + Failures.unwrap(error).getMessage() + ")";
-        } else if (m instanceof OutcomeReply reply && reply.txnId().equals(txn.txnId())) {
-            txn.onResponse(reply);
-            known = switch (reply.outcome()) {
-                case COMMITTED -> WriteOutcome.COMMITTED_UNCONFIRMED;
-                case ABORTED -> WriteOutcome.ABORTED;
-                case UNDECIDED -> WriteOutcome.UNKNOWN;
-            };
-            answer = "says " + reply.outcome();
-        } else {
-            // Not fed to the transaction: a refused query says nothing about the write's outcome.
-            answer = "answered " + m;
-        }
+    /** "its coordinator, partition P, {@code answer}". */
+    private String coordinatorSays(String answer) {
+        int coordinator = coordinator();
+        return "its coordinator" + (coordinator >= 0 ? ", partition " + coordinator + "," : "") + " " + answer;
+    }
+
+    /** Fails the write with what is known of its outcome; {@code answer} says who said so. */
+    private void concludeUnconfirmed(WriteOutcome known, String answer) {
         String id = txn.txnId().toString();
         WriteTimeoutException e = new WriteTimeoutException("write " + id + " was not confirmed by every participant ("
-                + lostTrackCause.getMessage() + "); its coordinator, partition " + txn.coordinator() + ", " + answer,
-                known, id, txn.coordinator(),
-                known == WriteOutcome.COMMITTED_UNCONFIRMED ? clockArray(txn.commitClock()) : null, lostTrackCause);
+                + lostTrackCause.getMessage() + "); " + answer, known, id, coordinator(),
+                known == WriteOutcome.COMMITTED_UNCONFIRMED ? clockArray(txn.commitStamp()) : null, lostTrackCause);
         if (known != WriteOutcome.ABORTED) {
             metrics.writeUnconfirmed();
             session.markInDoubt(e);
@@ -216,8 +246,15 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         finish(e);
     }
 
-    private static long[] clockArray(VectorClock clock) {
-        return clock == null ? null : clock.toArray();
+    /** The partition that decides the outcome: FastCCS's coordinator, else the one asked for it; -1 if unknown. */
+    private int coordinator() {
+        if (txn instanceof FastCcsProtocol.Write w) return w.txn().coordinator();
+        return queried;
+    }
+
+    /** A FastCCS commit clock as an array; null for none or for another protocol's commit stamp. */
+    private static long[] clockArray(Object stamp) {
+        return stamp instanceof VectorClock clock ? clock.toArray() : null;
     }
 
     @Override

@@ -16,6 +16,7 @@ import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -81,27 +82,46 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
     @Override
     public ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds) {
-        return session(new ClientSession(topology, clientId, VectorClock.zero(topology.partitions()), requestIds));
+        return resume(topology, clientId, VectorClock.zero(topology.partitions()), requestIds);
+    }
+
+    /**
+     * A session that continues the causal context {@code clock} (one entry per partition; a causal token's) instead of
+     * starting from nothing.
+     */
+    public static Session resume(Topology topology, long clientId, VectorClock clock, LongSupplier requestIds) {
+        return session(new ClientSession(topology, clientId, clock, requestIds));
     }
 
     /** {@code session} as a neutral session. */
-    public static ProtocolSession session(ClientSession session) {
-        return new ProtocolSession() {
-            @Override
-            public long clientId() {
-                return session.clientId();
-            }
+    public static Session session(ClientSession session) {
+        return new Session(session);
+    }
 
-            @Override
-            public ReadStep read(Collection<Key> keys) {
-                return new Read(session.read(keys));
-            }
+    /**
+     * A FastCCS session as a neutral one; hosts that need its causal context (the vector clock a causal token carries)
+     * reach it through {@link #session()}; {@link #resume} makes one from a given clock.
+     */
+    public record Session(ClientSession session) implements ProtocolSession {
+        @Override
+        public long clientId() {
+            return session.clientId();
+        }
 
-            @Override
-            public WriteStep write(Map<Key, byte[]> writes, RandomGenerator random) {
-                return new Write(session.write(writes, random));
-            }
-        };
+        @Override
+        public ReadStep read(Collection<Key> keys) {
+            return new Read(session.read(keys));
+        }
+
+        @Override
+        public WriteStep write(Map<Key, byte[]> writes, RandomGenerator random) {
+            return new Write(session.write(writes, random));
+        }
+
+        @Override
+        public String toString() {
+            return "FastCcsSession[" + Long.toHexString(session.clientId()) + ", clock=" + session.clock() + "]";
+        }
     }
 
     @Override
@@ -188,6 +208,17 @@ public final class FastCcsProtocol implements ProtocolFactory {
         @Override
         public Outgoing queryOutcome() {
             return txn.queryOutcome();
+        }
+
+        /**
+         * Only the coordinator's {@link OutcomeReply} for this transaction is an answer (and fed); what it says is its
+         * own outcome, even when a participant already said committed.
+         */
+        @Override
+        public Outcome onOutcomeAnswer(ClientResponse answer) {
+            if (!(answer instanceof OutcomeReply reply) || !reply.txnId().equals(txn.txnId())) return null;
+            txn.onResponse(reply);
+            return reply.outcome();
         }
     }
 }

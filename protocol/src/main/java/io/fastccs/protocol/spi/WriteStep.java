@@ -39,4 +39,20 @@ public interface WriteStep {
      * protocol cannot be asked; its response goes to {@link #onResponse}.
      */
     Outgoing queryOutcome();
+
+    /**
+     * Feeds {@code answer}, the response to a request of {@link #queryOutcome()}, and returns what it says of the
+     * outcome: {@link Outcome#COMMITTED} or {@link Outcome#ABORTED} once the coordinator decided, {@link Outcome#UNDECIDED}
+     * while it has not, or null when the response is no answer to the query (a refusal, another transaction's reply),
+     * which is then not fed. Unlike {@link #outcome()} it reports this answer alone, not what earlier responses said.
+     *
+     * <p>The default feeds any response but an {@link ErrorReply} (a refused query says nothing of the outcome) to
+     * {@link #onResponse} and reports {@link #outcome()}: right for protocols whose outcome stays undecided until the
+     * coordinator's answer.
+     */
+    default Outcome onOutcomeAnswer(ClientResponse answer) {
+        if (answer instanceof ErrorReply) return null;
+        onResponse(answer);
+        return outcome();
+    }
 }

@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code bin/fastccs experiment NAME}: the thesis's chapter 4 figures on a local cluster. Every point runs each mode
  * on the same cluster, keys and threads, one after the other (the order alternates between repetitions so drift does
- * not favour one mode), and the CSV keeps every run so the ratio FastCCS / eventual can be taken per point.
+ * not favour one mode), and the CSV keeps every run so the ratio FastCCS / cql (plain Cassandra) can be taken per point.
+ * CSV files written before session 13 name plain Cassandra {@code eventual}; bin/fastccs plot reads them as {@code cql}.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point, and "
@@ -74,19 +75,19 @@ public final class ExperimentCommand implements Callable<Integer> {
                       String command) {
     }
 
-    private static final List<StressOptions.Mode> FASTCCS_EVENTUAL = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.EVENTUAL);
-    private static final List<StressOptions.Mode> ALL_MODES = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.EVENTUAL, StressOptions.Mode.BATCH);
+    private static final List<StressOptions.Mode> FASTCCS_CQL = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.CQL);
+    private static final List<StressOptions.Mode> ALL_MODES = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.CQL, StressOptions.Mode.BATCH);
 
     static final Map<String, Experiment> EXPERIMENTS = new LinkedHashMap<>();
 
     static {
         add(new Experiment("latency", "4.1", "workload", List.of("default"), ALL_MODES, "mixed"));
-        add(new Experiment("keys-per-read", "4.2", "keys-per-read", List.of("1", "2", "5", "10", "20"), FASTCCS_EVENTUAL, "mixed"));
-        add(new Experiment("keys-per-write", "4.3", "keys-per-write", List.of("1", "2", "5", "10", "20"), FASTCCS_EVENTUAL, "mixed"));
-        add(new Experiment("value-size", "4.4", "value-size", List.of("32", "128", "512", "2048", "8192"), FASTCCS_EVENTUAL, "mixed"));
-        add(new Experiment("write-fraction", "4.5", "write-fraction", List.of("0.01", "0.05", "0.1", "0.2", "0.5"), FASTCCS_EVENTUAL, "mixed"));
-        add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), FASTCCS_EVENTUAL, "mixed"));
-        add(new Experiment("threads", "-", "threads", List.of("4", "8", "16", "32", "64"), FASTCCS_EVENTUAL, "mixed"));
+        add(new Experiment("keys-per-read", "4.2", "keys-per-read", List.of("1", "2", "5", "10", "20"), FASTCCS_CQL, "mixed"));
+        add(new Experiment("keys-per-write", "4.3", "keys-per-write", List.of("1", "2", "5", "10", "20"), FASTCCS_CQL, "mixed"));
+        add(new Experiment("value-size", "4.4", "value-size", List.of("32", "128", "512", "2048", "8192"), FASTCCS_CQL, "mixed"));
+        add(new Experiment("write-fraction", "4.5", "write-fraction", List.of("0.01", "0.05", "0.1", "0.2", "0.5"), FASTCCS_CQL, "mixed"));
+        add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), FASTCCS_CQL, "mixed"));
+        add(new Experiment("threads", "-", "threads", List.of("4", "8", "16", "32", "64"), FASTCCS_CQL, "mixed"));
         add(new Experiment("write-batch", "-", "workload", List.of("write-only"), ALL_MODES, "write"));
     }
 
@@ -166,7 +167,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                         StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, hosts));
                         o.quiet = true;
                         runsDone++;
-                        System.out.println(runHeader(runsDone, runsTotal, began, e.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep, o));
+                        System.out.println(runHeader(runsDone, runsTotal, began, e.parameter(), value, mode.word(), rep, o));
                         MeteredRun m = MeteredRun.of(o, nodePids);
                         if (m == null) {
                             failedRuns++;
@@ -179,8 +180,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                         csv.flush();
                         System.out.println(runSummary(r, row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage()));
                         if (e.name().equals("latency")) {
-                            cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",read", k -> new Histogram(3)).add(r.readHistogram());
-                            cdf.computeIfAbsent(mode.name().toLowerCase(Locale.ROOT) + ",write", k -> new Histogram(3)).add(r.writeHistogram());
+                            cdf.computeIfAbsent(mode.word() + ",read", k -> new Histogram(3)).add(r.readHistogram());
+                            cdf.computeIfAbsent(mode.word() + ",write", k -> new Histogram(3)).add(r.writeHistogram());
                         }
                     }
                 }
@@ -220,7 +221,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         String threadCount = e.parameter().equals("threads") ? value : Integer.toString(run.threads);
         List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + run.seconds + "s", "-rate", "threads=" + threadCount,
                 "-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + run.warmup + "s",
-                "-mode", mode.name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
+                "-mode", mode.word(), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
         args.addAll(List.of("-node", String.join(",", hosts)));
         switch (e.parameter()) {
             case "keys-per-read", "keys-per-write", "value-size", "write-fraction", "partitions" ->
@@ -252,19 +253,19 @@ public final class ExperimentCommand implements Callable<Integer> {
         return ps.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** Per value: each mode's mean throughput and p99s, and FastCCS over eventual. */
+    /** Per value: each mode's mean throughput and p99s, and each over plain Cassandra (cql). */
     static void printRatios(Experiment e, List<String> values, List<Row> rows, PrintStream out) {
         out.printf("%n%s (figure %s): mean over repetitions%n", e.name(), e.figure());
         out.printf("%-16s %-9s %12s %12s %12s %12s %10s %14s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
-                "2nd round %", "vs eventual", "node CPU us/op");
+                "2nd round %", "vs cql", "node CPU us/op");
         for (String value : values) {
-            double eventual = mean(rows, value, StressOptions.Mode.EVENTUAL, Row::opRate);
+            double cql = mean(rows, value, StressOptions.Mode.CQL, Row::opRate);
             for (StressOptions.Mode mode : e.modes()) {
                 double rate = mean(rows, value, mode, Row::opRate);
-                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %10s %14.0f%n", value, mode.name().toLowerCase(Locale.ROOT), rate,
+                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %10s %14.0f%n", value, mode.word(), rate,
                         mean(rows, value, mode, r -> r.result().read().p99()), mean(rows, value, mode, r -> r.result().write().p99()),
                         100 * mean(rows, value, mode, r -> r.result().secondRoundShare()),
-                        eventual > 0 ? String.format(Locale.ROOT, "%.2f", rate / eventual) : "-",
+                        cql > 0 ? String.format(Locale.ROOT, "%.2f", rate / cql) : "-",
                         mean(rows, value, mode, Row::nodeCpuMicrosPerOp));
             }
         }
@@ -281,7 +282,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
 
         String csv() {
-            return csvRow(experiment.name(), experiment.figure(), experiment.parameter(), value, mode.name().toLowerCase(Locale.ROOT), rep,
+            return csvRow(experiment.name(), experiment.figure(), experiment.parameter(), value, mode.word(), rep,
                     result, nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
         }
     }

@@ -55,8 +55,8 @@ import java.util.function.ToDoubleFunction;
                 + "(Table 4.1, as 'latency' runs it), mixed-paced (the same in an open loop at half the slowest "
                 + "arm's mixed throughput, for latencies at equal load) and write (write-only transactions, as 'write-batch' runs "
                 + "it). Arms per workload and repetition, reversed on even repetitions: fastccs-rf1, fastccs-rf3, "
-                + "eventual-one-rf1 (plain Cassandra at factor 1: what replication costs Cassandra itself), "
-                + "eventual-one-rf3, eventual-quorum-rf3. Every arm first runs the mixed workload unmeasured for "
+                + "cql-one-rf1 (plain Cassandra at factor 1: what replication costs Cassandra itself), "
+                + "cql-one-rf3, cql-quorum-rf3 (called eventual-... before session 13). Every arm first runs the mixed workload unmeasured for "
                 + "--prime seconds, so that no arm is measured while its nodes still compile their hot paths. "
                 + "Writes results/replication.csv and prints the ratios; bin/fastccs plot draws it."})
 public final class ReplicationExperiment implements Callable<Integer> {
@@ -100,10 +100,11 @@ public final class ReplicationExperiment implements Callable<Integer> {
 
     static final Arm FASTCCS_RF1 = new Arm("fastccs-rf1", Mode.FASTCCS, 1, Consistency.ONE, 1);
     static final Arm FASTCCS_RF3 = new Arm("fastccs-rf3", Mode.FASTCCS, 3, Consistency.ONE, 1);
-    static final Arm EVENTUAL_ONE_RF1 = new Arm("eventual-one-rf1", Mode.EVENTUAL, 1, Consistency.ONE, 1);
-    static final Arm EVENTUAL_ONE_RF3 = new Arm("eventual-one-rf3", Mode.EVENTUAL, 3, Consistency.ONE, 3);
-    static final Arm EVENTUAL_QUORUM_RF3 = new Arm("eventual-quorum-rf3", Mode.EVENTUAL, 3, Consistency.QUORUM, 3);
-    static final List<Arm> ARMS = List.of(FASTCCS_RF1, FASTCCS_RF3, EVENTUAL_ONE_RF1, EVENTUAL_ONE_RF3, EVENTUAL_QUORUM_RF3);
+    // Plain Cassandra through CQL (replication.csv files written before session 13 call these arms eventual-one-rf1 and so on).
+    static final Arm CQL_ONE_RF1 = new Arm("cql-one-rf1", Mode.CQL, 1, Consistency.ONE, 1);
+    static final Arm CQL_ONE_RF3 = new Arm("cql-one-rf3", Mode.CQL, 3, Consistency.ONE, 3);
+    static final Arm CQL_QUORUM_RF3 = new Arm("cql-quorum-rf3", Mode.CQL, 3, Consistency.QUORUM, 3);
+    static final List<Arm> ARMS = List.of(FASTCCS_RF1, FASTCCS_RF3, CQL_ONE_RF1, CQL_ONE_RF3, CQL_QUORUM_RF3);
 
     /** A local cluster of one replication factor, and whether this command started it (and so stops it). */
     private static final class Target {
@@ -324,16 +325,16 @@ public final class ReplicationExperiment implements Callable<Integer> {
 
     private String[] arguments(Workload w, Arm arm, Ports ports, List<String> hosts, int seconds, int warmupSeconds) {
         List<String> args = new ArrayList<>(List.of(w.command(), "duration=" + seconds + "s"));
-        if (arm.mode() != Mode.FASTCCS) args.add("cl=" + arm.consistency());
+        if (arm.mode().plainCassandra()) args.add("cl=" + arm.consistency());
         args.addAll(List.of("-rate", "threads=" + run.threads));
         if (w.paced()) {
             if (!(pacedRate > 0)) throw new IllegalStateException("the paced rate is set from the mixed runs first");
             args.add(String.format(Locale.ROOT, "fixed=%.0f/s", pacedRate));
         }
         args.addAll(List.of("-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + warmupSeconds + "s",
-                "-mode", arm.mode().name().toLowerCase(Locale.ROOT), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs(),
+                "-mode", arm.mode().word(), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs(),
                 "-node", String.join(",", hosts)));
-        if (arm.mode() != Mode.FASTCCS) args.addAll(List.of("-schema", "replication(factor=" + arm.keyspaceFactor() + ")"));
+        if (arm.mode().plainCassandra()) args.addAll(List.of("-schema", "replication(factor=" + arm.keyspaceFactor() + ")"));
         return args.toArray(String[]::new);
     }
 
@@ -372,10 +373,10 @@ public final class ReplicationExperiment implements Callable<Integer> {
                             / meanReads(rows, w, FASTCCS_RF1, r -> r.result().read().p99())),
                     number("%.2fx", meanWrites(rows, w, FASTCCS_RF3, r -> r.result().write().p99())
                             / meanWrites(rows, w, FASTCCS_RF1, r -> r.result().write().p99())),
-                    number("%.2f", rf3 / mean(rows, w, EVENTUAL_QUORUM_RF3, r -> r.result().opRate())),
-                    number("%.2f", rf3 / mean(rows, w, EVENTUAL_ONE_RF3, r -> r.result().opRate())),
-                    number("%.2f", mean(rows, w, EVENTUAL_ONE_RF3, r -> r.result().opRate())
-                            / mean(rows, w, EVENTUAL_ONE_RF1, r -> r.result().opRate())));
+                    number("%.2f", rf3 / mean(rows, w, CQL_QUORUM_RF3, r -> r.result().opRate())),
+                    number("%.2f", rf3 / mean(rows, w, CQL_ONE_RF3, r -> r.result().opRate())),
+                    number("%.2f", mean(rows, w, CQL_ONE_RF3, r -> r.result().opRate())
+                            / mean(rows, w, CQL_ONE_RF1, r -> r.result().opRate())));
         }
     }
 

@@ -24,10 +24,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code -mode eventual} and {@code -mode batch}: plain Cassandra through the Apache Java driver at a consistency
+ * {@code -mode cql} and {@code -mode batch}: plain Cassandra through the Apache Java driver at a consistency
  * level ({@code cl=}, ONE by default), on {@code stress_plain.kv} with a replication factor ({@code -schema
  * replication(factor=N)}, 1 by default). A multi-key read is parallel single-key reads; a multi-key write is parallel
- * single-key writes ({@code eventual}) or one LOGGED batch ({@code batch}).
+ * single-key writes ({@code cql}; called {@code eventual} before session 13) or one LOGGED batch ({@code batch}).
  */
 public final class CqlBackend implements StressBackend {
     public static final String KEYSPACE = "stress_plain";
@@ -71,7 +71,7 @@ public final class CqlBackend implements StressBackend {
 
     @Override
     public String name() {
-        return batch ? "batch" : "eventual";
+        return batch ? "batch" : "cql";
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.fastccs.client.ReadResult;
 import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteOutcome;
 import io.fastccs.client.WriteTimeoutException;
+import io.fastccs.protocol.primitives.Protocol;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -16,19 +17,31 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-/** {@code -mode fastccs}: each worker is a causal session of the FastCCS client. */
+/**
+ * {@code -mode fastccs}, {@code eiger}, {@code wren} and {@code eventual}: each worker is a session of the client
+ * library, built {@code withProtocol} the mode's protocol, on the FastCCS port. A session that had to go on without an
+ * unconfirmed write becomes a new session of the history, whatever the protocol.
+ */
 public final class FastCcsBackend implements StressBackend {
     private final FastCcsClient client;
+    private final Protocol protocol;
     private final int valueSize, populateThreads;
 
     public FastCcsBackend(List<InetSocketAddress> contacts, int valueSize, int populateThreads) {
         this(contacts, valueSize, populateThreads, null, null, null);
     }
 
-    /** With a login ({@code user} null for none) and TLS ({@code tls} null for plain connections). */
+    /** FastCCS with a login ({@code user} null for none) and TLS ({@code tls} null for plain connections). */
     public FastCcsBackend(List<InetSocketAddress> contacts, int valueSize, int populateThreads, String user, String password,
                           javax.net.ssl.SSLContext tls) {
-        io.fastccs.client.FastCcsClientBuilder builder = FastCcsClient.builder().addContactPoints(contacts);
+        this(contacts, valueSize, populateThreads, user, password, tls, Protocol.FASTCCS);
+    }
+
+    /** {@code protocol}, which the nodes must run, with a login and TLS as above. */
+    public FastCcsBackend(List<InetSocketAddress> contacts, int valueSize, int populateThreads, String user, String password,
+                          javax.net.ssl.SSLContext tls, Protocol protocol) {
+        this.protocol = protocol;
+        io.fastccs.client.FastCcsClientBuilder builder = FastCcsClient.builder().addContactPoints(contacts).withProtocol(protocol);
         if (user != null) builder.withCredentials(user, password);
         if (tls != null) builder.withSslContext(tls);
         this.client = builder.build();
@@ -38,7 +51,7 @@ public final class FastCcsBackend implements StressBackend {
 
     @Override
     public String name() {
-        return "fastccs";
+        return protocol.word();
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.RingRequest;
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.protocol.wire.MalformedFrameException;
 import io.fastccs.protocol.wire.WireCodec;
@@ -80,25 +81,40 @@ final class PartitionSpread {
         return keys.stream().mapToLong(Long::longValue).toArray();
     }
 
-    /** The ring as any node's FastCCS port describes it (Hello, then RingRequest); plain connections only. */
-    static TokenRing fetchRing(List<InetSocketAddress> fastccsNodes, String user, String password) throws IOException {
+    /**
+     * The ring as any node's FastCCS port describes it (Hello, then RingRequest); plain connections only. Each Hello
+     * speaks one of {@code speaking}, tried in order on a fresh connection while nodes refuse it (a node refuses a
+     * client of another protocol than it runs): the run's protocol, or every protocol for the plain-Cassandra modes,
+     * which do not know what the FastCCS port runs.
+     */
+    static TokenRing fetchRing(List<InetSocketAddress> fastccsNodes, String user, String password, List<Protocol> speaking)
+            throws IOException {
         IOException last = null;
         for (InetSocketAddress node : fastccsNodes) {
-            try (Socket socket = new Socket()) {
-                socket.connect(node, 5_000);
-                socket.setSoTimeout(10_000);
-                DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-                DataInputStream in = new DataInputStream(socket.getInputStream());
-                Message hello = exchange(out, in, Hello.client(user, password));
-                if (!(hello instanceof HelloReply)) throw new IOException(node + " refused the handshake: " + describe(hello));
-                Message ring = exchange(out, in, new RingRequest(1));
-                if (ring instanceof RingReply reply) return TokenRing.of(reply.members());
-                throw new IOException(node + " answered the ring request with " + describe(ring));
-            } catch (IOException e) {
-                last = e;
+            for (Protocol protocol : speaking) {
+                try (Socket socket = new Socket()) {
+                    socket.connect(node, 5_000);
+                    socket.setSoTimeout(10_000);
+                    DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+                    DataInputStream in = new DataInputStream(socket.getInputStream());
+                    Message hello = exchange(out, in, Hello.client(user, password).speaking(protocol));
+                    if (!(hello instanceof HelloReply))
+                        throw new IOException(node + " refused a handshake in " + protocol.word() + ": " + describe(hello));
+                    Message ring = exchange(out, in, new RingRequest(1));
+                    if (ring instanceof RingReply reply) return TokenRing.of(reply.members());
+                    throw new IOException(node + " answered the ring request with " + describe(ring));
+                } catch (IOException e) {
+                    last = e;
+                }
             }
         }
         throw new IOException("no node told its ring: " + (last == null ? "no nodes" : last.getMessage()), last);
+    }
+
+    /** The protocols {@link #fetchRing} speaks for a run in {@code mode}. */
+    static List<Protocol> speaking(StressOptions.Mode mode) {
+        if (mode.protocol() != null) return List.of(mode.protocol());
+        return List.of(Protocol.values()); // FastCCS first: the nodes' default
     }
 
     private static Message exchange(DataOutputStream out, DataInputStream in, Message request) throws IOException {

@@ -1,6 +1,9 @@
 package io.fastccs.tools.stress;
 
-/** What the stress workers run against: FastCCS, or plain Cassandra through the Apache Java driver. */
+/**
+ * What the stress workers run against: a consistency protocol on the FastCCS port (FastCCS, Eiger, Wren, eventual), or
+ * plain Cassandra through the Apache Java driver.
+ */
 public interface StressBackend extends AutoCloseable {
     /** The outcome of a write as far as the history may claim it. */
     enum WriteStatus { OK, ABORTED, COMMITTED_UNCONFIRMED, UNKNOWN }
@@ -23,6 +26,7 @@ public interface StressBackend extends AutoCloseable {
         boolean takeReset();
     }
 
+    /** The run's label in results: the mode's word ({@code fastccs}, {@code eiger}, ..., {@code cql}, {@code batch}). */
     String name();
 
     /** Creates what the mode needs (the plain-Cassandra table). */

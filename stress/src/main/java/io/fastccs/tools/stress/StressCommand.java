@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code bin/fastccs stress}: a cassandra-stress-style benchmark of FastCCS ({@code -mode fastccs}) against plain
- * Cassandra ({@code -mode eventual|batch}) on the same cluster, keys and threads. See {@link StressOptions} for the
- * syntax. Exit codes: 0 ok; 1 the history check found anomalies; 2 usage; 3 the run failed (e.g. no cluster).
+ * {@code bin/fastccs stress}: a cassandra-stress-style benchmark of FastCCS ({@code -mode fastccs}), of the protocols it
+ * is compared with on the same port ({@code -mode eiger|wren|eventual}, the nodes' {@code protocol} setting naming the
+ * same), and of plain Cassandra ({@code -mode cql|batch}) on the same cluster, keys and threads. See
+ * {@link StressOptions} for the syntax. Exit codes: 0 ok; 1 the history check found anomalies; 2 usage; 3 the run
+ * failed (e.g. no cluster, or nodes running another protocol than the mode's).
  */
 public final class StressCommand {
     static final String USAGE = String.join("\n",
@@ -17,12 +19,16 @@ public final class StressCommand {
             "         [-node 127.0.0.1,127.0.0.2,...] [-port native=9042 fastccs=9142]",
             "         [-log interval=1s hdrfile=FILE] [-warmup duration=5s]",
             "         [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05 partitions=P]",
-            "         [-mode fastccs|eventual|batch] [-schema replication(factor=N)] [-populate on|off] [-check] [--history FILE]",
+            "         [-mode fastccs|eiger|wren|eventual|cql|batch] [-schema replication(factor=N)] [-populate on|off] [-check] [--history FILE]",
             "Defaults: mixed, write fraction 0.05, duration=30s, threads=16 (closed loop), gaussian(1..10000),",
             "5 keys per read and per write, 128-byte values, -mode fastccs, -populate on (every key written once first).",
-            "cl= and -schema replication(factor=N) are for -mode eventual and batch (default cl=ONE, factor 1): the keyspace",
-            "stress_plain is created with that factor, and a run refuses one that exists with another. FastCCS has its own",
-            "consistency; its replication is the nodes' replication_factor (bin/fastccs cluster start --rf 3).",
+            "-mode fastccs, eiger, wren and eventual run that consistency protocol on the FastCCS port through the client",
+            "library; the nodes' protocol setting must name the same. -mode cql is plain Cassandra through the Java driver",
+            "(multi-key writes as parallel single-key writes; it was called eventual before), -mode batch the same with",
+            "writes as one LOGGED batch.",
+            "cl= and -schema replication(factor=N) are for -mode cql and batch (default cl=ONE, factor 1): the keyspace",
+            "stress_plain is created with that factor, and a run refuses one that exists with another. The protocols have",
+            "their own consistency; their replication is the nodes' replication_factor (bin/fastccs cluster start --rf 3).",
             "partitions=P makes every transaction's keys span exactly P partitions (the ring is asked on the FastCCS port).",
             "fixed=R/s runs an open loop: latency counts from each operation's intended start.",
             "--history FILE records every transaction (and final reads of all written keys, session 0) for",
@@ -48,9 +54,9 @@ public final class StressCommand {
             }
         }
         return switch (o.mode) {
-            case FASTCCS -> new FastCcsBackend(contacts(o.nodes, o.fastccsPort), o.valueSize, Math.min(32, Math.max(4, o.threads)),
-                    o.user, o.password, tls);
-            case EVENTUAL, BATCH -> new CqlBackend(contacts(o.nodes, o.nativePort), o.mode == StressOptions.Mode.BATCH,
+            case FASTCCS, EIGER, WREN, EVENTUAL -> new FastCcsBackend(contacts(o.nodes, o.fastccsPort), o.valueSize,
+                    Math.min(32, Math.max(4, o.threads)), o.user, o.password, tls, o.mode.protocol());
+            case CQL, BATCH -> new CqlBackend(contacts(o.nodes, o.nativePort), o.mode == StressOptions.Mode.BATCH,
                     o.valueSize, "datacenter1", o.user, o.password, tls, o.consistency, o.replicationFactor);
         };
     }
@@ -58,7 +64,8 @@ public final class StressCommand {
     /** Runs {@code o} on a backend it opens and closes. */
     public static StressResult run(StressOptions o, PrintStream out) throws Exception {
         PartitionSpread spread = o.partitionsPerTxn > 0
-                ? new PartitionSpread(o.population, PartitionSpread.fetchRing(contacts(o.nodes, o.fastccsPort), o.user, o.password), o.partitionsPerTxn) : null;
+                ? new PartitionSpread(o.population, PartitionSpread.fetchRing(contacts(o.nodes, o.fastccsPort), o.user, o.password,
+                        PartitionSpread.speaking(o.mode)), o.partitionsPerTxn) : null;
         try (StressBackend backend = backend(o)) {
             return new StressRun(o, backend, out, PacedClock.SYSTEM).withPartitionSpread(spread).run();
         }

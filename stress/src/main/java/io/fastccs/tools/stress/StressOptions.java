@@ -1,5 +1,6 @@
 package io.fastccs.tools.stress;
 
+import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.workload.KeyDistribution;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,16 +19,56 @@ import java.util.regex.Pattern;
  *        [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]
  *        [-node 127.0.0.1,127.0.0.2] [-port native=9042 fastccs=9142] [-log interval=1s hdrfile=FILE]
  *        [-warmup duration=5s] [-txn keys-per-read=5 keys-per-write=5 value-size=128 write-fraction=0.05 partitions=P]
- *        [-mode fastccs|eventual|batch [user=U password=P]] [-transport truststore=FILE truststore-password=P]
+ *        [-mode fastccs|eiger|wren|eventual|cql|batch [user=U password=P]] [-transport truststore=FILE truststore-password=P]
  *        [-schema replication(factor=N)] [-populate on|off] [-check] [--history FILE]
  * </pre>
- * {@code cl=} and {@code -schema} are for the plain-Cassandra modes ({@code eventual}, {@code batch}): FastCCS has its
- * own consistency, and its replication is the nodes' {@code replication_factor} setting.
+ * The modes {@code fastccs}, {@code eiger}, {@code wren} and {@code eventual} are the consistency protocols, all on the
+ * FastCCS port through the client library (built {@code withProtocol} that protocol; the nodes' {@code protocol}
+ * setting must name the same); {@code cql} and {@code batch} are plain Cassandra through the Java driver (before
+ * session 13, {@code eventual} was the name of {@code cql}). {@code cl=} and {@code -schema} are for the plain-Cassandra
+ * modes: the protocols have their own consistency, and their replication is the nodes' {@code replication_factor}.
  */
 public final class StressOptions {
     public enum Command { READ, WRITE, MIXED }
 
-    public enum Mode { FASTCCS, EVENTUAL, BATCH }
+    /** What a run talks to: one of the protocols on the FastCCS port, or plain Cassandra through CQL. */
+    public enum Mode {
+        FASTCCS(Protocol.FASTCCS), EIGER(Protocol.EIGER), WREN(Protocol.WREN), EVENTUAL(Protocol.EVENTUAL),
+        /** Plain Cassandra: a multi-key write is parallel single-key writes. */
+        CQL(null),
+        /** Plain Cassandra: a multi-key write is one LOGGED batch. */
+        BATCH(null);
+
+        private final Protocol protocol;
+
+        Mode(Protocol protocol) {
+            this.protocol = protocol;
+        }
+
+        /** The protocol the client speaks on the FastCCS port; null for the plain-Cassandra modes. */
+        public Protocol protocol() {
+            return protocol;
+        }
+
+        /** Plain Cassandra through the Java driver ({@code cql}, {@code batch}). */
+        public boolean plainCassandra() {
+            return protocol == null;
+        }
+
+        /** The word on the command line, in results and in the CSV files. */
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The mode named {@code word}, any case. */
+        public static Mode parse(String word) {
+            for (Mode m : values()) if (m.word().equalsIgnoreCase(word.trim())) return m;
+            throw new IllegalArgumentException("unknown mode '" + word + "' (" + WORDS + ")");
+        }
+
+        static final String WORDS = "fastccs, eiger, wren or eventual: that protocol on the FastCCS port; cql or batch: "
+                + "plain Cassandra";
+    }
 
     /** The Java driver's consistency levels that a plain-Cassandra run may ask for, as cassandra-stress spells them. */
     public enum Consistency { ONE, QUORUM, ALL, LOCAL_QUORUM }
@@ -51,7 +92,7 @@ public final class StressOptions {
     /** Partitions each transaction's keys span (figure 4.7); 0 leaves it to the key distribution. */
     public int partitionsPerTxn = 0;
     public Mode mode = Mode.FASTCCS;
-    /** Consistency of every CQL request in the plain-Cassandra modes. */
+    /** Consistency of every CQL request in the plain-Cassandra modes ({@code cql}, {@code batch}). */
     public Consistency consistency = Consistency.ONE;
     /** Replication factor of the keyspace {@code stress_plain} in the plain-Cassandra modes. */
     public int replicationFactor = 1;
@@ -166,7 +207,7 @@ public final class StressOptions {
                     }
                 }
                 case "-mode" -> {
-                    if (params.isEmpty()) throw new IllegalArgumentException("-mode takes fastccs, eventual or batch");
+                    if (params.isEmpty()) throw new IllegalArgumentException("-mode takes " + Mode.WORDS);
                     for (Map.Entry<String, String> e : keyValues(params.subList(1, params.size()), opt).entrySet()) {
                         switch (e.getKey()) {
                             case "user" -> o.user = e.getValue();
@@ -176,11 +217,7 @@ public final class StressOptions {
                     }
                     if ((o.user == null) != (o.password == null))
                         throw new IllegalArgumentException("-mode: user= and password= go together");
-                    try {
-                        o.mode = Mode.valueOf(params.get(0).toUpperCase(Locale.ROOT));
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("unknown mode '" + params.get(0) + "' (fastccs, eventual or batch)");
-                    }
+                    o.mode = Mode.parse(params.get(0));
                 }
                 case "-schema" -> {
                     if (params.isEmpty()) throw new IllegalArgumentException("-schema takes replication(factor=N)");
@@ -224,18 +261,34 @@ public final class StressOptions {
             if (txnWriteFraction < 0 || txnWriteFraction > 1) throw new IllegalArgumentException("write-fraction must be in [0, 1]");
             o.writeFraction = txnWriteFraction;
         }
-        if (o.mode == Mode.FASTCCS && o.consistency != Consistency.ONE)
-            throw new IllegalArgumentException("cl=" + o.consistency + " is for -mode eventual and batch: FastCCS has its own "
-                    + "consistency (causal, every transaction), which no consistency level changes");
-        if (o.mode == Mode.FASTCCS && o.replicationFactor != 1)
-            throw new IllegalArgumentException("-schema replication(factor=" + o.replicationFactor + ") is for -mode eventual and "
-                    + "batch: FastCCS replicates its partitions by the nodes' replication_factor setting (cluster start --rf)");
+        if (!o.mode.plainCassandra() && o.consistency != Consistency.ONE)
+            throw new IllegalArgumentException("cl=" + o.consistency + " is for -mode cql and batch (plain Cassandra): "
+                    + ownConsistency(o.mode) + formerly(o.mode));
+        if (!o.mode.plainCassandra() && o.replicationFactor != 1)
+            throw new IllegalArgumentException("-schema replication(factor=" + o.replicationFactor + ") is for -mode cql and "
+                    + "batch (plain Cassandra): " + (o.mode == Mode.FASTCCS ? "FastCCS replicates" : "-mode " + o.mode.word()
+                    + " runs on the FastCCS port, whose nodes replicate") + " its partitions by the nodes' replication_factor "
+                    + "setting (cluster start --rf)" + formerly(o.mode));
         if (o.valueSize < 24) throw new IllegalArgumentException("value-size must be at least 24 bytes (the value id leads each value)");
         if (o.partitionsPerTxn > Math.min(o.keysPerRead, o.keysPerWrite))
             throw new IllegalArgumentException("partitions=" + o.partitionsPerTxn + " needs at least that many keys per read and per write");
         int most = Math.max(o.writeFraction < 1 ? o.keysPerRead : 0, o.writeFraction > 0 ? o.keysPerWrite : 0);
         if (most > o.population.size()) throw new IllegalArgumentException("the population has fewer keys than a transaction needs");
         return o;
+    }
+
+    private static String ownConsistency(Mode mode) {
+        return switch (mode) {
+            case FASTCCS -> "FastCCS has its own consistency (causal, every transaction), which no consistency level changes";
+            case EVENTUAL -> "-mode eventual is the eventual protocol on the FastCCS port, which takes no consistency level";
+            default -> "-mode " + mode.word() + " is the " + mode.word() + " protocol on the FastCCS port, which has its own "
+                    + "consistency (causal) that no consistency level changes";
+        };
+    }
+
+    /** A hint for command lines written when {@code eventual} named plain Cassandra. */
+    private static String formerly(Mode mode) {
+        return mode == Mode.EVENTUAL ? " (-mode eventual used to mean plain Cassandra through CQL: that is -mode cql now)" : "";
     }
 
     private static Consistency parseConsistency(String level) {
@@ -289,10 +342,10 @@ public final class StressOptions {
 
     public String describe() {
         return String.format(Locale.ROOT, "%s mode=%s write-fraction=%.3f %s threads=%d%s pop=%s keys-per-read=%d keys-per-write=%d value-size=%d",
-                command.name().toLowerCase(Locale.ROOT), mode.name().toLowerCase(Locale.ROOT), writeFraction,
+                command.name().toLowerCase(Locale.ROOT), mode.word(), writeFraction,
                 n > 0 ? "n=" + n : "duration=" + duration.toMillis() / 1000.0 + "s", threads,
                 fixedRate > 0 ? String.format(Locale.ROOT, " fixed=%.0f/s", fixedRate) : "", population, keysPerRead, keysPerWrite, valueSize)
                 + (partitionsPerTxn > 0 ? " partitions=" + partitionsPerTxn : "")
-                + (mode != Mode.FASTCCS ? " cl=" + consistency + " replication(factor=" + replicationFactor + ")" : "");
+                + (mode.plainCassandra() ? " cl=" + consistency + " replication(factor=" + replicationFactor + ")" : "");
     }
 }

@@ -33,6 +33,9 @@ class ExperimentCommandTest {
             }
         }
         assertThat(ExperimentCommand.EXPERIMENTS.get("write-batch").modes()).contains(StressOptions.Mode.BATCH);
+        // Every figure compares FastCCS with plain Cassandra through CQL (called eventual before session 13).
+        assertThat(ExperimentCommand.EXPERIMENTS.values()).allSatisfy(e -> assertThat(e.modes())
+                .contains(StressOptions.Mode.FASTCCS, StressOptions.Mode.CQL).doesNotContain(StressOptions.Mode.EVENTUAL));
     }
 
     @Test

@@ -35,11 +35,11 @@ class ReplicationExperimentTest {
             }
         }
         StressOptions quorum = StressOptions.parse(experiment.arguments(ReplicationExperiment.MIXED,
-                ReplicationExperiment.EVENTUAL_QUORUM_RF3, Ports.forSubnet(57), HOSTS));
+                ReplicationExperiment.CQL_QUORUM_RF3, Ports.forSubnet(57), HOSTS));
         assertThat(quorum.consistency).isEqualTo(StressOptions.Consistency.QUORUM);
         assertThat(quorum.replicationFactor).isEqualTo(3);
         assertThat(ReplicationExperiment.ARMS).extracting(ReplicationExperiment.Arm::name)
-                .containsExactly("fastccs-rf1", "fastccs-rf3", "eventual-one-rf1", "eventual-one-rf3", "eventual-quorum-rf3");
+                .containsExactly("fastccs-rf1", "fastccs-rf3", "cql-one-rf1", "cql-one-rf3", "cql-quorum-rf3");
     }
 
     @Test
@@ -60,9 +60,9 @@ class ReplicationExperimentTest {
     void thePacedRateIsHalfTheSlowestArmsMixedThroughputAndNeedsEveryArm() {
         List<ReplicationExperiment.Row> rows = mixedRuns(6000, 1000, 3000, 1500, 1301);
         rows.add(row("mixed", ReplicationExperiment.FASTCCS_RF3, 1400, 3, 10));
-        rows.add(row("write", ReplicationExperiment.EVENTUAL_QUORUM_RF3, 10, 1, 2)); // another workload: not counted
+        rows.add(row("write", ReplicationExperiment.CQL_QUORUM_RF3, 10, 1, 2)); // another workload: not counted
         assertThat(ReplicationExperiment.pacedRate(rows)).isEqualTo(600.0); // RF=3's mean 1200, halved
-        rows.removeIf(r -> r.workload().equals("mixed") && r.arm().equals(ReplicationExperiment.EVENTUAL_QUORUM_RF3));
+        rows.removeIf(r -> r.workload().equals("mixed") && r.arm().equals(ReplicationExperiment.CQL_QUORUM_RF3));
         assertThat(ReplicationExperiment.pacedRate(rows)).isZero(); // no mixed QUORUM run
         assertThatThrownBy(() -> new ReplicationExperiment().arguments(ReplicationExperiment.MIXED_PACED,
                 ReplicationExperiment.FASTCCS_RF3, Ports.forSubnet(57), HOSTS)).isInstanceOf(IllegalStateException.class);
@@ -94,9 +94,9 @@ class ReplicationExperimentTest {
     private static List<ReplicationExperiment.Row> mixedRuns(double rf1, double rf3, double oneRf1, double oneRf3, double quorumRf3) {
         return new ArrayList<>(List.of(row("mixed", ReplicationExperiment.FASTCCS_RF1, rf1, 2, 4),
                 row("mixed", ReplicationExperiment.FASTCCS_RF3, rf3, 3, 10),
-                row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF1, oneRf1, 1, 2),
-                row("mixed", ReplicationExperiment.EVENTUAL_ONE_RF3, oneRf3, 1, 2),
-                row("mixed", ReplicationExperiment.EVENTUAL_QUORUM_RF3, quorumRf3, 1, 2)));
+                row("mixed", ReplicationExperiment.CQL_ONE_RF1, oneRf1, 1, 2),
+                row("mixed", ReplicationExperiment.CQL_ONE_RF3, oneRf3, 1, 2),
+                row("mixed", ReplicationExperiment.CQL_QUORUM_RF3, quorumRf3, 1, 2)));
     }
 
     private static ReplicationExperiment.Row row(String workload, ReplicationExperiment.Arm arm, double opRate, double readP99, double writeP99) {

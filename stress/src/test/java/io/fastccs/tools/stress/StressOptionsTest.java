@@ -30,7 +30,7 @@ class StressOptionsTest {
     void cassandraStressSyntax() {
         StressOptions o = StressOptions.parse("mixed", "ratio(write=1,read=3)", "duration=20s", "-rate", "threads=8", "fixed=2000/s",
                 "-pop", "dist=uniform(1..500)", "-node", "127.0.0.1,127.0.0.2", "-log", "interval=2s", "hdrfile=/tmp/x.hdr",
-                "-warmup", "duration=500ms", "-txn", "keys-per-read=3", "keys-per-write=2", "value-size=64", "-mode", "eventual",
+                "-warmup", "duration=500ms", "-txn", "keys-per-read=3", "keys-per-write=2", "value-size=64", "-mode", "cql",
                 "-populate", "off", "-check", "--history", "/tmp/h.txt");
         assertThat(o.command).isEqualTo(StressOptions.Command.MIXED);
         assertThat(o.writeFraction).isEqualTo(0.25);
@@ -48,7 +48,7 @@ class StressOptionsTest {
         assertThat(o.keysPerRead).isEqualTo(3);
         assertThat(o.keysPerWrite).isEqualTo(2);
         assertThat(o.valueSize).isEqualTo(64);
-        assertThat(o.mode).isEqualTo(StressOptions.Mode.EVENTUAL);
+        assertThat(o.mode).isEqualTo(StressOptions.Mode.CQL);
         assertThat(o.populate).isFalse();
         assertThat(o.check).isTrue();
         assertThat(o.history).isEqualTo(Path.of("/tmp/h.txt"));
@@ -76,13 +76,13 @@ class StressOptionsTest {
 
     @Test
     void consistencyAndReplicationForPlainCassandraInCassandraStressSyntax() {
-        StressOptions o = StressOptions.parse("mixed", "duration=5s", "cl=QUORUM", "-mode", "eventual", "-schema", "replication(factor=3)");
+        StressOptions o = StressOptions.parse("mixed", "duration=5s", "cl=QUORUM", "-mode", "cql", "-schema", "replication(factor=3)");
         assertThat(o.consistency).isEqualTo(StressOptions.Consistency.QUORUM);
         assertThat(o.replicationFactor).isEqualTo(3);
         assertThat(o.describe()).contains("cl=QUORUM").contains("replication(factor=3)");
         assertThat(StressOptions.parse("write", "cl=local_quorum", "-mode", "batch").consistency).isEqualTo(StressOptions.Consistency.LOCAL_QUORUM);
-        assertThat(StressOptions.parse("read", "cl=ALL", "-mode", "eventual").consistency).isEqualTo(StressOptions.Consistency.ALL);
-        StressOptions plain = StressOptions.parse("mixed", "-mode", "eventual");
+        assertThat(StressOptions.parse("read", "cl=ALL", "-mode", "cql").consistency).isEqualTo(StressOptions.Consistency.ALL);
+        StressOptions plain = StressOptions.parse("mixed", "-mode", "cql");
         assertThat(plain.describe()).contains("cl=ONE").contains("replication(factor=1)");
         // ONE is what FastCCS mode means anyway, so cassandra-stress command lines that name it still run.
         StressOptions fastccs = StressOptions.parse("mixed", "cl=ONE", "-mode", "fastccs");
@@ -101,14 +101,44 @@ class StressOptionsTest {
     }
 
     @Test
+    void modesAreTheProtocolsOnTheFastCcsPortPlusCqlAndBatch() {
+        for (String word : List.of("fastccs", "eiger", "wren", "eventual")) {
+            StressOptions o = StressOptions.parse("mixed", "-mode", word);
+            assertThat(o.mode.word()).isEqualTo(word);
+            assertThat(o.mode.protocol()).isEqualTo(io.fastccs.protocol.primitives.Protocol.parse(word));
+            assertThat(o.mode.plainCassandra()).isFalse();
+            assertThat(o.describe()).contains("mode=" + word).doesNotContain("cl=").doesNotContain("replication(");
+        }
+        for (String word : List.of("cql", "batch")) {
+            StressOptions o = StressOptions.parse("mixed", "-mode", word);
+            assertThat(o.mode.word()).isEqualTo(word);
+            assertThat(o.mode.protocol()).isNull();
+            assertThat(o.mode.plainCassandra()).isTrue();
+            assertThat(o.describe()).contains("mode=" + word).contains("cl=ONE");
+        }
+        assertThat(StressOptions.parse("mixed", "-mode", "Wren", "user=app", "password=pw").mode).isEqualTo(StressOptions.Mode.WREN);
+        // eventual is the eventual protocol now: a consistency level or a keyspace factor is refused, with the new name of plain Cassandra.
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "cl=QUORUM", "-mode", "eventual"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-mode cql and batch")
+                .hasMessageContaining("eventual protocol").hasMessageContaining("that is -mode cql now");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "replication(factor=3)"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replication_factor").hasMessageContaining("-mode cql now");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "cl=ALL", "-mode", "eiger"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("eiger protocol on the FastCCS port");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "wren", "-schema", "replication(factor=3)"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-mode wren runs on the FastCCS port");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode")).hasMessageContaining("cql or batch: plain Cassandra");
+    }
+
+    @Test
     void rejectsBadConsistencyAndSchema() {
-        assertThatThrownBy(() -> StressOptions.parse("mixed", "cl=TWO", "-mode", "eventual")).hasMessageContaining("unknown consistency level 'TWO'");
-        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema")).hasMessageContaining("replication(factor=N)");
-        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "keyspace=x")).hasMessageContaining("unknown 'keyspace=x'");
-        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "replication(strategy=NetworkTopologyStrategy)"))
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "cl=TWO", "-mode", "cql")).hasMessageContaining("unknown consistency level 'TWO'");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "cql", "-schema")).hasMessageContaining("replication(factor=N)");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "cql", "-schema", "keyspace=x")).hasMessageContaining("unknown 'keyspace=x'");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "cql", "-schema", "replication(strategy=NetworkTopologyStrategy)"))
                 .hasMessageContaining("unknown 'strategy'");
-        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "replication(factor=0)")).hasMessageContaining("positive");
-        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "eventual", "-schema", "replication(factor=three)"))
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "cql", "-schema", "replication(factor=0)")).hasMessageContaining("positive");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "cql", "-schema", "replication(factor=three)"))
                 .isInstanceOf(NumberFormatException.class);
     }
 
@@ -139,7 +169,8 @@ class StressOptionsTest {
         assertThatThrownBy(() -> StressOptions.parse("read", "ratio(write=1,read=1)")).hasMessageContaining("mixed");
         assertThatThrownBy(() -> StressOptions.parse("mixed", "-rate", "threads=0")).hasMessageContaining("threads");
         assertThatThrownBy(() -> StressOptions.parse("mixed", "-rate", "speed=3")).hasMessageContaining("unknown");
-        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "quorum")).hasMessageContaining("unknown mode");
+        assertThatThrownBy(() -> StressOptions.parse("mixed", "-mode", "quorum")).hasMessageContaining("unknown mode 'quorum'")
+                .hasMessageContaining("fastccs, eiger, wren or eventual");
         assertThatThrownBy(() -> StressOptions.parse("mixed", "-pop", "dist=poisson(1..9)")).hasMessageContaining("bad distribution");
         assertThatThrownBy(() -> StressOptions.parse("mixed", "-pop", "dist=uniform(1..3)")).hasMessageContaining("fewer keys");
         assertThatThrownBy(() -> StressOptions.parse("mixed", "duration=soon")).hasMessageContaining("bad duration");

@@ -6,6 +6,7 @@ import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.eiger.EigerMessages.Abort;
 import io.fastccs.protocol.eiger.EigerMessages.Ack;
 import io.fastccs.protocol.eiger.EigerMessages.CheckTxn;
@@ -178,7 +179,12 @@ public final class EigerPartition implements PartitionServer {
         }
     }
 
-    EigerPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time, Set<EigerBug> bugs) {
+    /** Where prepared and committed writes are made durable (the nodes); nowhere in the simulator. */
+    private final WriteLog writeLog;
+
+    EigerPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time, WriteLog writeLog,
+                   Set<EigerBug> bugs) {
+        this.writeLog = writeLog;
         if (topology.partitions() > MAX_PARTITIONS)
             throw new IllegalArgumentException("Eiger stamps hold at most " + MAX_PARTITIONS + " partitions, got " + topology.partitions());
         this.self = self;
@@ -332,6 +338,7 @@ public final class EigerPartition implements PartitionServer {
             long pendingTime = ++clock;
             p = new PendingTxn(w.txnId(), w.coordinator(), w.coordKey(), pendingTime, w.writes(), time.nowMicros());
             pending.put(w.txnId(), p);
+            writeLog.accepted(w.txnId(), w.writes());
             for (KeyValue kv : w.writes()) keys.computeIfAbsent(kv.key(), k -> new KeyState()).marks.put(w.txnId(), pendingTime);
             metrics.writesPrepared++;
         }
@@ -368,6 +375,7 @@ public final class EigerPartition implements PartitionServer {
         clock = Math.max(clock, maxVote) + 1;
         long ct = clock;
         long now = time.nowMicros();
+        writeLog.accepted(c.txnId, c.writes);
         for (KeyValue kv : c.writes) install(kv.key(), new Version(stamp(ct, self), ct, kv.value(), c.coordKey, now));
         coordinating.remove(c.txnId);
         decisions.put(c.txnId, new Decision(Outcome.COMMITTED, ct, now, new TreeSet<>(c.cohorts)));

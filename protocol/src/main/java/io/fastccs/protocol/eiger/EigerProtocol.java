@@ -4,6 +4,7 @@ import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 
@@ -35,8 +36,14 @@ public final class EigerProtocol implements ProtocolFactory {
     }
 
     @Override
+    public EigerPartition startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
+                                         WriteLog writes) {
+        return new EigerPartition(self, config, topology, peers, time, writes, bugs);
+    }
+
+    @Override
     public EigerPartition startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
-        return new EigerPartition(self, config, topology, peers, time, bugs);
+        return startPartition(self, config, topology, peers, time, WriteLog.NONE);
     }
 
     @Override

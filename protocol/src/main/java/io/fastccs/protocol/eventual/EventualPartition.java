@@ -3,6 +3,7 @@ package io.fastccs.protocol.eventual;
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -31,8 +32,12 @@ final class EventualPartition implements PartitionServer {
     private final Map<Key, Version> newest = new HashMap<>();
     private long time;
 
-    EventualPartition(int self, PartitionConfig config, Topology topology) {
+    /** Where applied writes are made durable (the nodes); nowhere in the simulator. */
+    private final WriteLog writeLog;
+
+    EventualPartition(int self, PartitionConfig config, Topology topology, WriteLog writeLog) {
         this.self = self;
+        this.writeLog = writeLog;
         this.checks = new RequestChecks(config, topology, self);
     }
 
@@ -72,6 +77,7 @@ final class EventualPartition implements PartitionServer {
             return;
         }
         time = Math.max(time, w.stamp().time());
+        writeLog.accepted(w.txnId(), w.writes());
         for (KeyValue kv : w.writes()) {
             Version current = newest.get(kv.key());
             if (current == null || current.stamp().compareTo(w.stamp()) < 0)

@@ -4,6 +4,7 @@ import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
@@ -23,8 +24,9 @@ public final class EventualProtocol implements ProtocolFactory {
     }
 
     @Override
-    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
-        return new EventualPartition(self, config, topology);
+    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
+                                          WriteLog writes) {
+        return new EventualPartition(self, config, topology, writes);
     }
 
     @Override

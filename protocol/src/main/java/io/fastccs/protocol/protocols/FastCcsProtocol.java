@@ -10,6 +10,7 @@ import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
@@ -48,7 +49,8 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
     /** A partition on a fresh in-memory store (the neutral path has no crash recovery). */
     @Override
-    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
+    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
+                                          WriteLog writes) {
         return new Server(Partition.start(self, config, topology, new InMemoryPartitionStore(), peers, time));
     }
 

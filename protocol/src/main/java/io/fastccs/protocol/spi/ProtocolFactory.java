@@ -5,6 +5,7 @@ import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 
 import java.util.Comparator;
 import java.util.function.LongSupplier;
@@ -15,9 +16,16 @@ public interface ProtocolFactory {
 
     /**
      * Starts partition {@code self}. Timeouts and intervals come from {@code config} (its stabilization interval is
-     * also Wren's apply and stabilization interval).
+     * also Wren's apply and stabilization interval); the writes it takes on go to {@code writes} (FastCCS keeps its own
+     * store and ignores it).
      */
-    PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time);
+    PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
+                                   WriteLog writes);
+
+    /** A partition whose accepted writes are kept nowhere but in its memory (the simulator, tests). */
+    default PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
+        return startPartition(self, config, topology, peers, time, WriteLog.NONE);
+    }
 
     /**
      * A new session.

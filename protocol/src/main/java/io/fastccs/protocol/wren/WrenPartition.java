@@ -6,6 +6,7 @@ import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -116,7 +117,12 @@ final class WrenPartition implements PartitionServer {
     /** Coordinator side: transactions this partition coordinates, and abort decisions presumed for unknown ones. */
     private final TreeMap<TxnId, CoordTxn> coordinated = new TreeMap<>();
 
-    WrenPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time, Set<WrenBug> bugs) {
+    /** Where prepared writes are made durable (the nodes); nowhere in the simulator. */
+    private final WriteLog writeLog;
+
+    WrenPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time, WriteLog writeLog,
+                  Set<WrenBug> bugs) {
+        this.writeLog = writeLog;
         if (self < 0 || self >= topology.partitions())
             throw new IllegalArgumentException("partition " + self + " outside 0.." + (topology.partitions() - 1));
         this.self = self;
@@ -300,6 +306,7 @@ final class WrenPartition implements PartitionServer {
         hlc = Math.max(Math.max(hlc + 1, ht + 1), Hlc.ofMicros(now));
         long pt = hlc;
         prepared.put(id, new PreparedTxn(coordinator, pt, writes, now));
+        writeLog.accepted(id, writes);
         return pt;
     }
 

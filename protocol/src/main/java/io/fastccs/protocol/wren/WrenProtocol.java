@@ -4,6 +4,7 @@ import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
@@ -39,8 +40,9 @@ public final class WrenProtocol implements ProtocolFactory {
     }
 
     @Override
-    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
-        return new WrenPartition(self, config, topology, peers, time, bugs);
+    public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
+                                          WriteLog writes) {
+        return new WrenPartition(self, config, topology, peers, time, writes, bugs);
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.node.NodeClock;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.server.storage.ComparedWriteStore;
 import io.fastccs.server.wiring.NodeWiring;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.locator.InetAddressAndPort;
@@ -63,7 +64,8 @@ public final class FastCcsPlugin {
                 settings.maxFrameSize().toBytes(), settings.partitionConfig());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
         logger.info("FastCCS port security follows cassandra.yaml: {}", security);
-        NodeWiring w = NodeWiring.start(nodeSettings, settings.protocols(), ring, store, clock, security);
+        NodeWiring w = NodeWiring.start(nodeSettings, settings.protocols(), ring, store,
+                protocol -> ComparedWriteStore.open(protocol, ring.self()), clock, security);
         wiring = w;
         try {
             if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(w.node(), cps);

@@ -10,9 +10,12 @@ import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.server.storage.DurableWriteLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -23,9 +26,11 @@ import java.util.function.LongSupplier;
 /**
  * Hosts one partition of a compared protocol (Eiger, Wren or eventual; {@link FastCcsNode} hosts FastCCS): the
  * protocol's {@link PartitionServer} on one protocol thread that runs every handler and the periodic tick, as the
- * simulator drives it. Its versions live in memory only (docs/design.md, "The compared protocols on real nodes"): no
- * store, no recovery, replication factor 1, so that a comparison measures the protocols' messages and waits, and a
- * restarted node starts empty.
+ * simulator drives it. It reads its versions from memory; the writes it takes on go through a {@link DurableWriteLog}
+ * (Cassandra's commit log on a node), and every message it sends after one leaves only once it is durable, as with
+ * FastCCS's store, so that a comparison counts the same storage work. Nothing recovers from that log yet: a restarted
+ * node starts empty, and these protocols run at replication factor 1 (docs/design.md, "The compared protocols on real
+ * nodes").
  */
 public final class ProtocolNode implements InboundHandler, AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(ProtocolNode.class);
@@ -35,14 +40,20 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
     private final ScheduledThreadPoolExecutor protocolThread;
     private final AtomicLong internalErrors = new AtomicLong();
     private final PartitionServer partition;
+    private final DurableWriteLog writeLog;
+    /** Messages waiting for the writes made before them to be durable, and those futures, in order. Protocol thread. */
+    private final ArrayDeque<Object> outbox = new ArrayDeque<>();
+    private volatile boolean failed;
+    private volatile Runnable stopServing = () -> { };
     private ScheduledFuture<?> ticker;
 
     /** Starts the partition (empty) with {@code settings.protocol()}; FastCCS is {@link FastCcsNode}'s. */
-    public ProtocolNode(NodeSettings settings, RingView ring, PeerSink peers, LongSupplier clockMicros) {
+    public ProtocolNode(NodeSettings settings, RingView ring, PeerSink peers, LongSupplier clockMicros, DurableWriteLog writeLog) {
         if (settings.protocol() == Protocol.FASTCCS)
             throw new IllegalArgumentException("FastCCS partitions are hosted by FastCcsNode, with their store");
         this.settings = settings;
         this.ring = ring;
+        this.writeLog = writeLog;
         this.protocolThread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, settings.protocol().word() + "-protocol-" + ring.self());
             t.setDaemon(true);
@@ -50,7 +61,12 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
         });
         protocolThread.setRemoveOnCancelPolicy(true);
         this.partition = Protocols.factory(settings.protocol()).startPartition(ring.self(), settings.partition(),
-                ring.topology(), peers, clockMicros::getAsLong);
+                ring.topology(), (to, message) -> send(() -> peers.send(to, message)), clockMicros::getAsLong, writeLog);
+    }
+
+    /** What to do when the node must stop answering (a write failed): close the port. */
+    public void onStopServing(Runnable action) {
+        this.stopServing = action;
     }
 
     /** Starts the periodic tick (stabilization, applying, timeouts); call once the port is open. */
@@ -73,7 +89,7 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
     public void onClientRequest(ClientReply reply, ClientRequest request) {
         run(() -> {
             try {
-                partition.onClientRequest(reply, request);
+                partition.onClientRequest(response -> send(() -> reply.reply(response)), request);
             } catch (RuntimeException e) {
                 internalErrors.incrementAndGet();
                 logger.error("{} partition {} failed on {}", settings.protocol().word(), ring.self(), request, e);
@@ -92,9 +108,46 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
         return new RingReply(requestId, ring.members());
     }
 
+    /** Sends now, or after the writes made so far are durable if there are any. Protocol thread. */
+    private void send(Runnable transmit) {
+        if (failed) return;
+        if (writeLog.takeDirty()) {
+            CompletableFuture<Void> durable = writeLog.whenDurable();
+            if (!durable.isDone() || durable.isCompletedExceptionally()) {
+                outbox.add(durable);
+                durable.whenComplete((v, e) -> run(this::drain));
+            }
+        }
+        if (outbox.isEmpty()) transmit.run();
+        else outbox.add(transmit);
+    }
+
+    private void drain() {
+        while (!outbox.isEmpty() && !failed) {
+            Object head = outbox.peekFirst();
+            if (head instanceof CompletableFuture<?> f) {
+                if (!f.isDone()) return;
+                if (f.isCompletedExceptionally()) {
+                    outbox.clear();
+                    failed = true;
+                    logger.error("{} partition {}: a write failed; this node stops serving", settings.protocol().word(),
+                            ring.self(), f.handle((v, e) -> e).join());
+                    stopServing.run();
+                    return;
+                }
+                outbox.pollFirst();
+            } else {
+                outbox.pollFirst();
+                ((Runnable) head).run();
+            }
+        }
+    }
+
     private void run(Runnable work) {
+        if (failed) return;
         try {
             protocolThread.execute(() -> {
+                if (failed) return;
                 try {
                     work.run();
                 } catch (RuntimeException e) {
@@ -117,5 +170,6 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        writeLog.close();
     }
 }

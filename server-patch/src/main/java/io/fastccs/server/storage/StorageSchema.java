@@ -48,11 +48,13 @@ public final class StorageSchema {
     public static final String DECISIONS = "decisions";
     public static final String SNAPSHOTS = "snapshots";
     public static final String REPLICA_VERSIONS = "replica_versions";
+    public static final String COMPARED_WRITES = "compared_writes";
 
     static final TableId VERSIONS_ID = TableId.fromUUID(UUID.fromString("c903aafe-247e-4dc0-a433-7b4255174cb8"));
     static final TableId TRANSACTIONS_ID = TableId.fromUUID(UUID.fromString("418750b1-e4a4-4811-a38d-fda532f44d66"));
     static final TableId DECISIONS_ID = TableId.fromUUID(UUID.fromString("11e478f6-7117-4ecb-9204-3fe0792a5fc4"));
     static final TableId SNAPSHOTS_ID = TableId.fromUUID(UUID.fromString("258f72f1-21b7-45eb-85f9-a2d67c4105a1"));
+    static final TableId COMPARED_WRITES_ID = TableId.fromUUID(UUID.fromString("3d0a6f2e-91c4-4b7e-8a55-0c7f41e2d913"));
     static final TableId REPLICA_VERSIONS_ID = TableId.fromUUID(UUID.fromString("6b1f0c52-8d0e-4a57-9f43-2c1d5e7a9b30"));
 
     /**
@@ -96,8 +98,13 @@ public final class StorageSchema {
                 "FastCCS committed versions of the replica groups this node is a member of, written by their logs' appliers",
                 "CREATE TABLE %s (partition int, key blob, sequence bigint, clock blob, value blob, "
                         + "PRIMARY KEY ((partition, key), sequence))");
+        TableMetadata comparedWrites = parse(LOCAL_KEYSPACE, COMPARED_WRITES, COMPARED_WRITES_ID,
+                "The writes the compared protocols (eiger, wren, eventual) took on, newest per key: written through the "
+                        + "commit log so a comparison counts the same storage work as FastCCS; not read back yet",
+                "CREATE TABLE %s (key blob, protocol text, txn_client bigint, txn_sequence bigint, value blob, "
+                        + "PRIMARY KEY (key, protocol))");
         return KeyspaceMetadata.create(LOCAL_KEYSPACE, KeyspaceParams.local(),
-                Tables.of(transactions, decisions, snapshots, replicaVersions));
+                Tables.of(transactions, decisions, snapshots, replicaVersions, comparedWrites));
     }
 
     /**

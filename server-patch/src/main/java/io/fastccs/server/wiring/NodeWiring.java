@@ -8,6 +8,7 @@ import io.fastccs.server.node.ProtocolNode;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.RingView;
 import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.server.storage.DurableWriteLog;
 import io.fastccs.server.transport.FastCcsServer;
 import io.fastccs.server.transport.PeerLinks;
 import io.fastccs.server.transport.TransportSecurity;
@@ -19,6 +20,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -50,7 +52,7 @@ public final class NodeWiring implements AutoCloseable {
      */
     public static NodeWiring start(NodeSettings settings, RingView ring, DurablePartitionStore store, LongSupplier clockMicros,
                                    TransportSecurity security) throws InterruptedException {
-        return start(settings, EnumSet.of(Protocol.FASTCCS), ring, store, clockMicros, security);
+        return start(settings, EnumSet.of(Protocol.FASTCCS), ring, store, p -> DurableWriteLog.IN_MEMORY, clockMicros, security);
     }
 
     /**
@@ -58,10 +60,12 @@ public final class NodeWiring implements AutoCloseable {
      * recovered from {@code store}, the compared protocols' partitions empty in memory (each with peer links of its
      * own); then the port opens, then they tick.
      *
-     * @param store FastCCS's store; null when {@code protocols} leaves FastCCS out
+     * @param store     FastCCS's store; null when {@code protocols} leaves FastCCS out
+     * @param writeLogs the durable write log of each compared protocol's partition
      */
     public static NodeWiring start(NodeSettings settings, Set<Protocol> protocols, RingView ring, DurablePartitionStore store,
-                                   LongSupplier clockMicros, TransportSecurity security) throws InterruptedException {
+                                   Function<Protocol, DurableWriteLog> writeLogs, LongSupplier clockMicros,
+                                   TransportSecurity security) throws InterruptedException {
         if (protocols.isEmpty()) throw new IllegalArgumentException("a node runs at least one protocol");
         List<PeerLinks> links = new ArrayList<>();
         Map<Protocol, InboundHandler> hosts = new EnumMap<>(Protocol.class);
@@ -77,12 +81,14 @@ public final class NodeWiring implements AutoCloseable {
                     node = new FastCcsNode(settings.speaking(protocol), ring, store, peers, clockMicros);
                     hosts.put(protocol, node);
                 } else {
-                    ProtocolNode host = new ProtocolNode(settings.speaking(protocol), ring, peers, clockMicros);
+                    ProtocolNode host = new ProtocolNode(settings.speaking(protocol), ring, peers, clockMicros,
+                            writeLogs.apply(protocol));
                     compared.put(protocol, host);
                     hosts.put(protocol, host);
                 }
             }
             server = new FastCcsServer(settings, PartitionRouter.single(ring, hosts), security);
+            for (ProtocolNode host : compared.values()) host.onStopServing(server::close);
             if (node != null) {
                 node.onStopServing(server::close);
                 node.recover();

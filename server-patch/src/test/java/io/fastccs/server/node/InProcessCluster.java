@@ -81,7 +81,7 @@ public final class InProcessCluster implements AutoCloseable {
                 NodeSettings.DEFAULT_MAX_FRAME_BYTES, config);
         nodes[p] = NodeWiring.start(settings, protocols, ring,
                 protocols.contains(Protocol.FASTCCS) ? new InMemoryDurableStore(stores[p]) : null,
-                () -> System.currentTimeMillis() * 1000, security);
+                protocol -> io.fastccs.server.storage.DurableWriteLog.IN_MEMORY, () -> System.currentTimeMillis() * 1000, security);
     }
 
     public List<InetSocketAddress> contactPoints() {

@@ -36,7 +36,9 @@ import java.util.concurrent.Callable;
  * CSV files written before session 13 name plain Cassandra {@code eventual}; bin/fastccs plot reads them as {@code cql}.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point, and "
+        description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point (FastCCS, "
+                + "Eiger, Wren and eventual on the same nodes and port, the cluster running all four, and plain Cassandra "
+                + "through CQL; batch where it applies), and "
                 + "writes results/<name>.csv (one row per run; latency-cdf.csv for 'latency'). Plot with "
                 + "bin/fastccs plot.",
                 "Names: latency (fig. 4.1), keys-per-read (4.2), keys-per-write (4.3), value-size (4.4), "
@@ -66,6 +68,11 @@ public final class ExperimentCommand implements Callable<Integer> {
     Path out = Path.of("results");
     @Option(names = "--points", split = ",", paramLabel = "V", description = "the values of the varied parameter instead of the defaults")
     List<String> points;
+    @Option(names = "--modes", split = ",", paramLabel = "MODE",
+            description = "only these of the experiment's modes (default: all of them: fastccs, eiger, wren, eventual, cql, "
+                    + "and batch where it applies); a cluster not started by this command must run the protocols asked "
+                    + "for (cluster start --protocol " + ALL_PROTOCOLS + ")")
+    List<String> modes;
 
     private long[] nodePids = new long[0];
     private int failedRuns;
@@ -75,19 +82,24 @@ public final class ExperimentCommand implements Callable<Integer> {
                       String command) {
     }
 
-    private static final List<StressOptions.Mode> FASTCCS_CQL = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.CQL);
-    private static final List<StressOptions.Mode> ALL_MODES = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.CQL, StressOptions.Mode.BATCH);
+    /** The thesis's four lines (FastCCS, Eiger, Wren and eventual on the same host) and plain Cassandra through CQL. */
+    private static final List<StressOptions.Mode> COMPARED = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.EIGER,
+            StressOptions.Mode.WREN, StressOptions.Mode.EVENTUAL, StressOptions.Mode.CQL);
+    private static final List<StressOptions.Mode> ALL_MODES = List.of(StressOptions.Mode.FASTCCS, StressOptions.Mode.EIGER,
+            StressOptions.Mode.WREN, StressOptions.Mode.EVENTUAL, StressOptions.Mode.CQL, StressOptions.Mode.BATCH);
+    /** The node setting under which a cluster this command starts runs every compared protocol. */
+    static final String ALL_PROTOCOLS = "fastccs,eiger,wren,eventual";
 
     static final Map<String, Experiment> EXPERIMENTS = new LinkedHashMap<>();
 
     static {
         add(new Experiment("latency", "4.1", "workload", List.of("default"), ALL_MODES, "mixed"));
-        add(new Experiment("keys-per-read", "4.2", "keys-per-read", List.of("1", "2", "5", "10", "20"), FASTCCS_CQL, "mixed"));
-        add(new Experiment("keys-per-write", "4.3", "keys-per-write", List.of("1", "2", "5", "10", "20"), FASTCCS_CQL, "mixed"));
-        add(new Experiment("value-size", "4.4", "value-size", List.of("32", "128", "512", "2048", "8192"), FASTCCS_CQL, "mixed"));
-        add(new Experiment("write-fraction", "4.5", "write-fraction", List.of("0.01", "0.05", "0.1", "0.2", "0.5"), FASTCCS_CQL, "mixed"));
-        add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), FASTCCS_CQL, "mixed"));
-        add(new Experiment("threads", "-", "threads", List.of("4", "8", "16", "32", "64"), FASTCCS_CQL, "mixed"));
+        add(new Experiment("keys-per-read", "4.2", "keys-per-read", List.of("1", "2", "5", "10", "20"), COMPARED, "mixed"));
+        add(new Experiment("keys-per-write", "4.3", "keys-per-write", List.of("1", "2", "5", "10", "20"), COMPARED, "mixed"));
+        add(new Experiment("value-size", "4.4", "value-size", List.of("32", "128", "512", "2048", "8192"), COMPARED, "mixed"));
+        add(new Experiment("write-fraction", "4.5", "write-fraction", List.of("0.01", "0.05", "0.1", "0.2", "0.5"), COMPARED, "mixed"));
+        add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), COMPARED, "mixed"));
+        add(new Experiment("threads", "-", "threads", List.of("4", "8", "16", "32", "64"), COMPARED, "mixed"));
         add(new Experiment("write-batch", "-", "workload", List.of("write-only"), ALL_MODES, "write"));
     }
 
@@ -107,6 +119,13 @@ public final class ExperimentCommand implements Callable<Integer> {
         else throw new IllegalArgumentException("unknown experiment '" + name + "'; one of " + String.join(", ", EXPERIMENTS.keySet())
                 + ", all, " + ReplicationExperiment.NAME);
         if (points != null && chosen.size() != 1) throw new IllegalArgumentException("--points goes with one experiment, not all");
+        if (modes != null) {
+            List<StressOptions.Mode> only = modes.stream().map(StressOptions.Mode::parse).toList();
+            chosen.replaceAll(e -> new Experiment(e.name(), e.figure(), e.parameter(), e.values(),
+                    e.modes().stream().filter(only::contains).toList(), e.command()));
+            chosen.removeIf(e -> e.modes().isEmpty());
+            if (chosen.isEmpty()) throw new IllegalArgumentException("--modes " + String.join(",", modes) + ": none of them is a mode of " + name);
+        }
 
         if (remoteNodes != null && !remoteNodes.isEmpty()) {
             System.out.println("Using the cluster of " + remoteNodes + " (node CPU is not metered there)");
@@ -119,7 +138,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         boolean started = false;
         if (!(cluster.exists() && cluster.status().stream().allMatch(NodeStatus::serving))) {
             System.out.printf("Starting a local %d-node cluster with FastCCS in %s ...%n", nodes, clusterDir);
-            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET));
+            // Every protocol on the same nodes, so that every mode runs at every point without a restart between them.
+            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET)
+                    .withNodeSettings(Map.of(LocalCluster.PROTOCOL, ALL_PROTOCOLS, LocalCluster.REPLICATION_FACTOR, "1")));
             started = true;
         } else {
             System.out.printf("Using the cluster running in %s (%d nodes on %s..)%n", clusterDir, cluster.nodeCount(), cluster.ports().address(1));
@@ -253,19 +274,22 @@ public final class ExperimentCommand implements Callable<Integer> {
         return ps.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** Per value: each mode's mean throughput and p99s, and each over plain Cassandra (cql). */
+    /**
+     * Per value: each mode's mean throughput and p99s, and FastCCS's throughput over each mode's (how far ahead of it
+     * FastCCS is; over same-host eventual it is the cost of TCC).
+     */
     static void printRatios(Experiment e, List<String> values, List<Row> rows, PrintStream out) {
         out.printf("%n%s (figure %s): mean over repetitions%n", e.name(), e.figure());
-        out.printf("%-16s %-9s %12s %12s %12s %12s %10s %14s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
-                "2nd round %", "vs cql", "node CPU us/op");
+        out.printf("%-16s %-9s %12s %12s %12s %12s %12s %14s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
+                "2nd round %", "fastccs / it", "node CPU us/op");
         for (String value : values) {
-            double cql = mean(rows, value, StressOptions.Mode.CQL, Row::opRate);
+            double fastccs = mean(rows, value, StressOptions.Mode.FASTCCS, Row::opRate);
             for (StressOptions.Mode mode : e.modes()) {
                 double rate = mean(rows, value, mode, Row::opRate);
-                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %10s %14.0f%n", value, mode.word(), rate,
+                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %12s %14.0f%n", value, mode.word(), rate,
                         mean(rows, value, mode, r -> r.result().read().p99()), mean(rows, value, mode, r -> r.result().write().p99()),
                         100 * mean(rows, value, mode, r -> r.result().secondRoundShare()),
-                        cql > 0 ? String.format(Locale.ROOT, "%.2f", rate / cql) : "-",
+                        mode != StressOptions.Mode.FASTCCS && fastccs > 0 && rate > 0 ? String.format(Locale.ROOT, "%.2f", fastccs / rate) : "-",
                         mean(rows, value, mode, Row::nodeCpuMicrosPerOp));
             }
         }

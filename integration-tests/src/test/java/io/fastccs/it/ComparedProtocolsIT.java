@@ -67,8 +67,8 @@ class ComparedProtocolsIT {
                 assertThat(r.errors()).as(mode + ": errors\n" + report).isZero();
                 assertThat(r.check().ok()).as(mode + ": TCC anomalies " + r.check().counts() + "\n" + report).isTrue();
             }
-            if (mode.equals("wren"))
-                assertThat(r.roundsPerRead()).as("Wren reads always take a start round and a read round").isEqualTo(2.0);
+            if (mode.equals("wren")) // a start round and a read round, unless every key came from the session's write cache
+                assertThat(r.roundsPerRead()).as("Wren's rounds per read").isGreaterThan(1.8).isLessThanOrEqualTo(2.0);
         }
     }
 }

@@ -99,6 +99,11 @@ public final class ClusterCommand implements Runnable {
                         + "versions in memory; with any of them --rf defaults to 1); a client names one with "
                         + "withProtocol, the stress tool with -mode; same as --node-setting protocol=NAME[,NAME...]")
         String protocol;
+        @Option(names = "--cassandra-setting", paramLabel = "NAME=VALUE",
+                description = "a cassandra.yaml setting for every node, over the tool's own (e.g. commitlog_sync=periodic "
+                        + "with commitlog_sync_period=10000ms, Cassandra's default, instead of the tool's batch); repeatable, "
+                        + "kept for restarts")
+        Map<String, String> cassandraSettings = new LinkedHashMap<>();
         @Option(names = "--node-setting", paramLabel = "NAME=VALUE",
                 description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable")
         Map<String, String> nodeSettings = new LinkedHashMap<>();
@@ -107,6 +112,7 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             ClusterSecurity security = new ClusterSecurity(auth || secure, clientTls || secure, internodeTls || secure);
             LocalCluster cluster = dir.cluster(System.out);
+            cassandraSettings.forEach((k, v) -> nodeSettings.put(LocalCluster.CASSANDRA_SETTING_PREFIX + k, v));
             if (protocol != null) nodeSettings.put(LocalCluster.PROTOCOL, protocol);
             if (nodeSettings.containsKey(LocalCluster.PROTOCOL)) {
                 List<Protocol> chosen;

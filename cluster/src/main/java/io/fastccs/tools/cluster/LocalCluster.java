@@ -78,6 +78,11 @@ public final class LocalCluster {
 
     /** The node setting naming the replicas per partition (the plugin's {@code replication_factor}). */
     public static final String REPLICATION_FACTOR = "replication_factor";
+    /**
+     * Node settings under this prefix are {@code cassandra.yaml} settings, not FastCCS's: they reach the nodes as
+     * {@code -Dcassandra.settings.NAME=VALUE}, Cassandra's own override of its yaml (e.g. commitlog_sync).
+     */
+    public static final String CASSANDRA_SETTING_PREFIX = "cassandra.settings.";
     /** The node setting naming the consistency protocol (the plugin's {@code protocol}). */
     public static final String PROTOCOL = "protocol";
     /** The node setting naming where a node keeps its consensus storage (the plugin's {@code raft_directory}). */

@@ -70,7 +70,9 @@ final class NodeCommandLine {
             cmd.add("-javaagent:" + state.agentJar());
             cmd.add("-Dfastccs.port=" + state.ports().fastccs());
             cmd.add("-Dfastccs.partitions=" + state.nodes()); // serve as soon as the whole ring is known
-            state.nodeSettings().forEach((name, value) -> cmd.add("-Dfastccs." + name + "=" + value));
+            state.nodeSettings().forEach((name, value) -> cmd.add(name.startsWith(LocalCluster.CASSANDRA_SETTING_PREFIX)
+                    ? "-D" + name + "=" + value // a cassandra.yaml setting, through Cassandra's own override
+                    : "-Dfastccs." + name + "=" + value));
         }
         cmd.add("-cp");
         // The conf directory first, as Cassandra's scripts do: it finds optional files there by classpath.

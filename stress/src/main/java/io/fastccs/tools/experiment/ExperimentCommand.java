@@ -68,6 +68,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     Path out = Path.of("results");
     @Option(names = "--points", split = ",", paramLabel = "V", description = "the values of the varied parameter instead of the defaults")
     List<String> points;
+    @Option(names = "--cassandra-setting", paramLabel = "NAME=VALUE",
+            description = "a cassandra.yaml setting for the nodes of a cluster this command starts (as cluster start "
+                    + "--cassandra-setting; e.g. commitlog_sync=periodic and commitlog_sync_period=10000ms); repeatable")
+    Map<String, String> cassandraSettings = new LinkedHashMap<>();
     @Option(names = "--modes", split = ",", paramLabel = "MODE",
             description = "only these of the experiment's modes (default: all of them: fastccs, eiger, wren, eventual, cql, "
                     + "and batch where it applies); a cluster not started by this command must run the protocols asked "
@@ -139,8 +143,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (!(cluster.exists() && cluster.status().stream().allMatch(NodeStatus::serving))) {
             System.out.printf("Starting a local %d-node cluster with FastCCS in %s ...%n", nodes, clusterDir);
             // Every protocol on the same nodes, so that every mode runs at every point without a restart between them.
-            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET)
-                    .withNodeSettings(Map.of(LocalCluster.PROTOCOL, ALL_PROTOCOLS, LocalCluster.REPLICATION_FACTOR, "1")));
+            Map<String, String> settings = new LinkedHashMap<>(Map.of(LocalCluster.PROTOCOL, ALL_PROTOCOLS, LocalCluster.REPLICATION_FACTOR, "1"));
+            cassandraSettings.forEach((k, v) -> settings.put(LocalCluster.CASSANDRA_SETTING_PREFIX + k, v));
+            cluster.start(StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET).withNodeSettings(settings));
             started = true;
         } else {
             System.out.printf("Using the cluster running in %s (%d nodes on %s..)%n", clusterDir, cluster.nodeCount(), cluster.ports().address(1));

@@ -46,7 +46,8 @@ public record StartOptions(int nodes, int subnet, boolean plugin, String heapMin
             security = ClusterSecurity.NONE;
         nodeSettings = nodeSettings == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(nodeSettings));
         for (String name : nodeSettings.keySet())
-            if (!SETTING_NAME.matcher(name).matches())
+            if (!SETTING_NAME.matcher(name.startsWith(LocalCluster.CASSANDRA_SETTING_PREFIX)
+                    ? name.substring(LocalCluster.CASSANDRA_SETTING_PREFIX.length()) : name).matches())
                 throw new IllegalArgumentException("a node setting is named like startup_timeout (without fastccs.), not '" + name + "'");
     }
 

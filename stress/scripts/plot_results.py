@@ -3,7 +3,7 @@
 
 usage: plot_results.py [RESULTS_DIR]   (default: results)
 Each figure shows every mode side by side; throughput plots also print FastCCS / cql (plain Cassandra) per point.
-Experiment CSVs written before session 13 call plain Cassandra through CQL "eventual" (and the replication arms
+Experiment CSVs written before session 14 call plain Cassandra through CQL "eventual" (and the replication arms
 "eventual-one-rf1" ...); rows() reads them as "cql" ("cql-one-rf1" ...), since "eventual" is now the eventual protocol
 on the FastCCS port (results/README.md).
 """
@@ -33,7 +33,7 @@ TITLES = {
 def rows(path):
     with open(path, newline="") as f:
         data = list(csv.DictReader(f))
-    # Compatibility: a file without any cql row is from before session 13, where mode "eventual" meant plain Cassandra.
+    # Compatibility: a file without any cql row is from before session 14, where mode "eventual" meant plain Cassandra.
     legacy = not any(r.get("mode", "").startswith("cql") for r in data)
     return [dict(r, mode=r["mode"].replace("eventual", "cql", 1)) if legacy and r.get("mode", "").startswith("eventual") else r for r in data]
 

@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
  * {@code bin/fastccs experiment NAME}: the thesis's chapter 4 figures on a local cluster. Every point runs each mode
  * on the same cluster, keys and threads, one after the other (the order alternates between repetitions so drift does
  * not favour one mode), and the CSV keeps every run so the ratio FastCCS / cql (plain Cassandra) can be taken per point.
- * CSV files written before session 13 name plain Cassandra {@code eventual}; bin/fastccs plot reads them as {@code cql}.
+ * CSV files written before session 14 name plain Cassandra {@code eventual}; bin/fastccs plot reads them as {@code cql}.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point (FastCCS, "

@@ -68,6 +68,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     Path out = Path.of("results");
     @Option(names = "--points", split = ",", paramLabel = "V", description = "the values of the varied parameter instead of the defaults")
     List<String> points;
+    @Option(names = "--prime", paramLabel = "SECONDS", description = "unmeasured mixed load per mode before the first "
+            + "measured run, so that no mode is measured while the nodes still compile its hot paths (default: "
+            + "${DEFAULT-VALUE}; 0: none)")
+    int primeSeconds = 30;
     @Option(names = "--cassandra-setting", paramLabel = "NAME=VALUE",
             description = "a cassandra.yaml setting for the nodes of a cluster this command starts (as cluster start "
                     + "--cassandra-setting; e.g. commitlog_sync=periodic and commitlog_sync_period=10000ms); repeatable")
@@ -155,6 +159,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             nodePids = cluster.status().stream().mapToLong(NodeStatus::pid).filter(pid -> pid > 0).toArray();
             List<String> hosts = new ArrayList<>();
             for (int k = 1; k <= cluster.nodeCount(); k++) hosts.add(cluster.ports().address(k));
+            prime(chosen, cluster.ports(), hosts);
             for (Experiment e : chosen) run(e, cluster.ports(), hosts);
         } finally {
             if (started && !keep) {
@@ -166,6 +171,27 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
         }
         return failures();
+    }
+
+    /** Every mode of the chosen experiments once, unmeasured and unrecorded; a line per mode says how fast it ran. */
+    private void prime(List<Experiment> chosen, Ports ports, List<String> hosts) {
+        if (primeSeconds <= 0) return;
+        List<StressOptions.Mode> modes = new ArrayList<>();
+        for (Experiment e : chosen) for (StressOptions.Mode m : e.modes()) if (!modes.contains(m)) modes.add(m);
+        System.out.printf("%n=== priming: %d s of mixed load per mode, not measured (the nodes' JIT compiles meanwhile)%n", primeSeconds);
+        for (StressOptions.Mode mode : modes) {
+            List<String> args = new ArrayList<>(List.of("mixed", "duration=" + primeSeconds + "s", "-rate", "threads=" + run.threads,
+                    "-pop", "dist=gaussian(1.." + run.keys + ")", "-mode", mode.word(),
+                    "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs(), "-node", String.join(",", hosts)));
+            StressOptions o = StressOptions.parse(args.toArray(String[]::new));
+            o.quiet = true;
+            try {
+                StressResult r = StressCommand.run(o, System.out);
+                System.out.printf(Locale.ROOT, "  primed %-9s %,10.0f op/s%n", mode.word(), r.opRate());
+            } catch (Exception failure) {
+                System.out.println("  priming " + mode.word() + " failed (the measured runs follow anyway): " + failure);
+            }
+        }
     }
 
     private int failures() {

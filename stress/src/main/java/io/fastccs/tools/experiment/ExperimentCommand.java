@@ -6,6 +6,7 @@ import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.NodeStatus;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.stress.StressCommand;
 import io.fastccs.tools.stress.StressOptions;
 import io.fastccs.tools.stress.StressResult;
 import org.HdrHistogram.Histogram;

@@ -2,6 +2,7 @@ package io.fastccs.sim;
 
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.primitives.Protocol;
 
 import java.util.SplittableRandom;
 
@@ -15,6 +16,15 @@ public final class BurnConfigs {
     }
 
     public static SimConfig forSeed(long seed) {
+        return forSeed(seed, Protocol.FASTCCS);
+    }
+
+    /**
+     * The burn run of {@code seed} for {@code protocol}: the same configuration as FastCCS's, but the protocols that keep
+     * their state in memory get its faults without partition crashes (message loss, delay spikes, clients dying
+     * mid-write). Replays with {@code bin/fastccs sim --burn-seed SEED --protocol NAME}.
+     */
+    public static SimConfig forSeed(long seed, Protocol protocol) {
         SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
         int partitions = 2 + r.nextInt(15);
         boolean faults = r.nextInt(3) > 0;
@@ -40,9 +50,11 @@ public final class BurnConfigs {
                 .distribution(dist)
                 .transactions(1_000 + r.nextLong(2_000))
                 .fifo(r.nextBoolean())
-                .faults(faults ? new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 2.0, 2 * timeoutMicros)
-                        : SimConfig.Faults.none())
+                .faults(!faults ? SimConfig.Faults.none()
+                        : protocol == Protocol.FASTCCS ? new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 2.0, 2 * timeoutMicros)
+                        : new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 0, 0))
                 .partition(partition)
+                .protocol(protocol)
                 .build();
     }
 }

@@ -143,6 +143,8 @@ final class ClientWorkload {
         List<Long> readKeys;
         WriteStep write;
         RecordedTxn writeRecord;
+        /** Rounds of requests the write still sends before the client dies in the middle of the next one; 0: it lives. */
+        int roundsToDeath;
         long opStartedAt;
         long opToken;
 
@@ -183,7 +185,7 @@ final class ClientWorkload {
             read = session.read(ks);
             ReadStep txn = read;
             long token = ++opToken;
-            sendAll(txn.start(), txn::onResponse, () -> afterRead(txn));
+            sendAll(txn.start(), txn::onResponse, () -> afterRead(txn), r -> { });
             events.schedule(READ_TIMEOUT_MICROS, () -> {
                 if (opToken == token && read == txn && !txn.isFinished()) {
                     stats.readTimeouts++;
@@ -231,12 +233,17 @@ final class ClientWorkload {
             history.add(rec);
             WriteStep txn = write;
             List<Outgoing> out = txn.start();
+            roundsToDeath = 0;
             if (faults.clientDiesMidWrite()) {
-                crashMidWrite(txn, rec, out);
-                return;
+                // It dies while its writes are on their way: in the first round, or after the rounds before them.
+                roundsToDeath = txn.roundsBeforeWrites();
+                if (roundsToDeath == 0) {
+                    crashMidWrite(txn, rec, out);
+                    return;
+                }
             }
             long token = ++opToken;
-            sendAll(out, txn::onResponse, () -> afterWrite(txn));
+            sendAll(out, response -> writeResponse(txn, rec, response), () -> afterWrite(txn), rec.answers::add);
             long timeout = 2 * cfg.partition().transactionTimeoutMicros() + 2_000_000;
             events.schedule(timeout, () -> {
                 if (opToken == token && write == txn && !txn.isFinished()) {
@@ -247,13 +254,23 @@ final class ClientWorkload {
             });
         }
 
-        /** The client dies after sending its write to a random part of the participants (maybe none, maybe all). */
+        /** A response to the write: its next requests, unless the client dies while sending them. */
+        List<Outgoing> writeResponse(WriteStep txn, RecordedTxn rec, ClientResponse response) {
+            List<Outgoing> more = txn.onResponse(response);
+            if (!more.isEmpty() && txn == write && roundsToDeath > 0 && --roundsToDeath == 0) {
+                crashMidWrite(txn, rec, more);
+                return List.of();
+            }
+            return more;
+        }
+
+        /** The client dies after sending these requests of its write to a random part of their partitions (maybe none, maybe all). */
         void crashMidWrite(WriteStep txn, RecordedTxn rec, List<Outgoing> out) {
             stats.clientCrashes++;
             SplittableRandom faultRandom = faults.random();
             List<Outgoing> reached = new ArrayList<>();
             for (Outgoing o : out) if (faultRandom.nextBoolean()) reached.add(o);
-            sendAll(reached, r -> List.of(), () -> { });
+            sendAll(reached, r -> List.of(), () -> { }, rec.answers::add);
             lostTrack(rec);
             opToken++;
             read = null;
@@ -287,18 +304,23 @@ final class ClientWorkload {
             events.schedule(0, this::startNext);
         }
 
-        /** Sends requests; each response goes to {@code handler}, which may ask for more, then {@code after} runs. */
-        void sendAll(List<Outgoing> out, Function<ClientResponse, List<Outgoing>> handler, Runnable after) {
+        /**
+         * Sends requests; each response goes to {@code handler}, which may ask for more, then {@code after} runs.
+         * {@code observer} sees every answer where the partition gives it, lost on the way back or not.
+         */
+        void sendAll(List<Outgoing> out, Function<ClientResponse, List<Outgoing>> handler, Runnable after,
+                     Consumer<ClientResponse> observer) {
             int myIncarnation = incarnation;
-            for (Outgoing o : out) sendRequest(o, myIncarnation, handler, after);
+            for (Outgoing o : out) sendRequest(o, myIncarnation, handler, after, observer);
         }
 
-        void sendRequest(Outgoing o, int myIncarnation, Function<ClientResponse, List<Outgoing>> handler, Runnable after) {
+        void sendRequest(Outgoing o, int myIncarnation, Function<ClientResponse, List<Outgoing>> handler, Runnable after,
+                         Consumer<ClientResponse> observer) {
             partitions.sendToPartition(node, o.partition(), o.request(), response -> {
                 if (incarnation != myIncarnation) return; // the client died since: nobody listens
-                for (Outgoing more : handler.apply(response)) sendRequest(more, myIncarnation, handler, after);
+                for (Outgoing more : handler.apply(response)) sendRequest(more, myIncarnation, handler, after, observer);
                 after.run();
-            });
+            }, observer);
         }
     }
 }

@@ -33,6 +33,8 @@ final class Endgame {
     private final Runnable onDone;
     private ClientWorkload workload;
     private final Map<Long, ReadValue> finalValues = new HashMap<>();
+    /** How long after quiescence the endgame waits for outcomes still being asked for. */
+    private static final long OUTCOME_WAIT_MICROS = 600_000_000;
 
     /** @param node the network node the final reads come from; {@code onDone} runs after the last of them */
     Endgame(SimConfig cfg, EventQueue events, SimPartitions partitions, FaultSchedule faults, HistoryLog history, SimKeys keys,
@@ -71,10 +73,28 @@ final class Endgame {
     private void resolveUnknownOutcomes() {
         for (List<RecordedTxn> log : history.sessions())
             for (RecordedTxn r : log)
-                if (r.write && r.outcome == Outcome.UNDECIDED) {
-                    events.schedule(500_000, this::resolveUnknownOutcomes); // still asking; wait for the answers
-                    return;
+                if (r.write && r.outcome == Outcome.UNDECIDED && r.transaction != null
+                        && r.transaction.settleFromAnswers(r.answers)) {
+                    // A protocol without atomic commit: what its participants did is its outcome.
+                    r.outcome = r.transaction.outcome();
+                    r.commitStamp = r.transaction.commitStamp();
+                    stats.outcomesResolved.merge(r.outcome, 1L, Long::sum);
                 }
+        waitForOutcomes(events.now() + OUTCOME_WAIT_MICROS);
+    }
+
+    /**
+     * Waits while clients still ask for outcomes, up to {@code until}; then the final reads go ahead, and the verifier
+     * reports every write still without an outcome (a protocol that never settles one fails the run, it does not hang).
+     */
+    private void waitForOutcomes(long until) {
+        if (events.now() < until)
+            for (List<RecordedTxn> log : history.sessions())
+                for (RecordedTxn r : log)
+                    if (r.write && r.outcome == Outcome.UNDECIDED) {
+                        events.schedule(500_000, () -> waitForOutcomes(until)); // still asking; wait for the answers
+                        return;
+                    }
         finalReads();
     }
 

@@ -1,6 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.Op;
+import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.spi.WriteStep;
 import io.fastccs.protocol.messages.Outcome;
 
@@ -18,6 +19,8 @@ final class RecordedTxn {
     Object commitStamp;
     WriteStep transaction;
     boolean acknowledged;
+    /** What the write's participants answered its requests, seen where they answered (the network may lose them). */
+    final List<ClientResponse> answers = new ArrayList<>(0);
 
     RecordedTxn(long txnId, long session, boolean write) {
         this.txnId = txnId;

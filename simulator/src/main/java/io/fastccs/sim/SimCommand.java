@@ -40,7 +40,8 @@ public final class SimCommand implements Callable<Integer> {
     long txns = 20_000;
     @Option(names = "--seed", description = "the seed that decides everything (default: random, printed)")
     Long seed;
-    @Option(names = "--faults", description = "inject message loss, delay spikes, client crashes mid-write and partition crashes")
+    @Option(names = "--faults", description = "inject message loss, delay spikes, client crashes mid-write and partition crashes"
+            + " (no partition crashes for eiger, wren and eventual)")
     boolean faults;
     @Option(names = "--replicated", description = "each partition a group of three replicas under consensus: "
             + "what a step writes and sends waits for a majority; a crash is a failover losing uncommitted entries")
@@ -61,10 +62,11 @@ public final class SimCommand implements Callable<Integer> {
     Path history;
     @Option(names = "--protocol", paramLabel = "NAME",
             description = "fastccs, eiger, wren or eventual (default: ${DEFAULT-VALUE}); with --faults, the other protocols"
-                    + " get delay spikes only (no message loss or crashes yet)")
+                    + " get message loss, delay spikes and client crashes mid-write but no partition crashes (their state is in memory)")
     String protocol = "fastccs";
 
-    @Option(names = "--burn-seed", description = "replay the burn test's run for SEED: its random configuration and seed (ignores the workload options)")
+    @Option(names = "--burn-seed", description = "replay the burn test's run for SEED: its random configuration and seed"
+            + " (ignores the workload options; with --protocol, that protocol's burn run)")
     Long burnSeed;
 
     @Override
@@ -79,12 +81,11 @@ public final class SimCommand implements Callable<Integer> {
         SimConfig config = SimConfig.builder().partitions(partitions).clients(clients).keysPerRead(keysPerRead)
                 .keysPerWrite(keysPerWrite).writeFraction(writeFraction).valueSize(valueSize).keys(keys)
                 .distribution(KeyDistribution.Shape.parse(dist)).zipfExponent(zipfExponent).transactions(txns).fifo(!reorder)
-                .faults(!faults ? SimConfig.Faults.none()
-                        : chosen == Protocol.FASTCCS ? SimConfig.Faults.standard() : SimConfig.Faults.delaysOnly())
+                .faults(!faults ? SimConfig.Faults.none() : SimConfig.Faults.standardFor(chosen))
                 .partition(partition.build()).protocol(chosen).build();
         if (burnSeed != null) {
             s = burnSeed;
-            config = BurnConfigs.forSeed(burnSeed);
+            config = BurnConfigs.forSeed(burnSeed, chosen);
         }
         if (crashesPerSecond != null) config = SimConfig.crashHeavy(config, crashesPerSecond);
         long started = System.nanoTime();

@@ -22,7 +22,8 @@ import java.util.function.Consumer;
 /**
  * The partitions as processes: each runs a real {@link Partition} on a store that survives it, ticks, crashes
  * (volatile state and in-flight connections gone) and restarts from its store. Partition p is network node p. The
- * other protocols' partitions ({@link ProtocolFactory}) run the same way, without stores, crashes or replica groups.
+ * other protocols' partitions ({@link ProtocolFactory}) run the same way, without stores, crashes or replica groups:
+ * they keep their state in memory.
  */
 final class SimPartitions {
     private final SimConfig cfg;
@@ -75,7 +76,7 @@ final class SimPartitions {
      * leaders are also cut off from their followers at the same rate, and the followers elect another.
      */
     void replicate(ReplicaGroup.Settings settings, BooleanSupplier faultsActive) {
-        requireFastCcs("replica groups");
+        requireFastCcs("replica groups", ", which keeps its partitions' state in memory (no store to replicate)");
         groups = new ReplicaGroup[partitions.length];
         zombies = new Zombie[partitions.length];
         groupRandom = settings.random();
@@ -280,15 +281,25 @@ final class SimPartitions {
 
     /** A client request from network node {@code fromNode}; the reply comes back over the network, if any. */
     void sendToPartition(int fromNode, int partition, ClientRequest request, Consumer<ClientResponse> onReply) {
+        sendToPartition(fromNode, partition, request, onReply, response -> { });
+    }
+
+    /**
+     * As {@link #sendToPartition(int, int, ClientRequest, Consumer)}; {@code onAnswer} sees the partition's answer
+     * when the partition gives it, before the network (which may lose it), as an observer outside the system would.
+     */
+    void sendToPartition(int fromNode, int partition, ClientRequest request, Consumer<ClientResponse> onReply,
+                         Consumer<ClientResponse> onAnswer) {
         if (zombies != null && zombies[partition] != null && faultsActive.getAsBoolean()
                 && groupRandom.nextDouble() < STALE_ROUTING) {
-            sendToDeposedLeader(fromNode, partition, zombies[partition], request, onReply);
+            sendToDeposedLeader(fromNode, partition, zombies[partition], request, onReply, onAnswer);
             return;
         }
         int epoch = epochs[partition];
         network.transmit(fromNode, partition, request, () -> {
             if (down[partition] || epochs[partition] != epoch) return;
             ClientReply reply = response -> {
+                onAnswer.accept(response);
                 Runnable transmit = () -> {
                     if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
                 };
@@ -310,11 +321,13 @@ final class SimPartitions {
 
     /** A request that reaches a deposed leader: its host serves it only while its lease lasts (broken variant: always). */
     private void sendToDeposedLeader(int fromNode, int partition, Zombie zombie, ClientRequest request,
-                                     Consumer<ClientResponse> onReply) {
+                                     Consumer<ClientResponse> onReply, Consumer<ClientResponse> onAnswer) {
         network.transmit(fromNode, partition, request, () -> {
             if (zombies[partition] != zombie) return; // it has learnt it no longer leads
-            ClientReply reply = response -> zombie.term().send(() ->
-                    network.transmit(partition, fromNode, response, () -> onReply.accept(response)));
+            ClientReply reply = response -> {
+                onAnswer.accept(response);
+                zombie.term().send(() -> network.transmit(partition, fromNode, response, () -> onReply.accept(response)));
+            };
             zombie.term().step(() -> zombie.partition().onClientRequest(reply, request));
         });
     }
@@ -332,7 +345,7 @@ final class SimPartitions {
 
     /** Holds back some round ones (off by default: then nothing is drawn and runs are as before). */
     void holdBackReads(HeldBackReads heldBack) {
-        requireFastCcs("held-back round ones");
+        requireFastCcs("held-back round ones", "");
         this.heldBack = heldBack;
     }
 
@@ -341,8 +354,8 @@ final class SimPartitions {
         return partitions[p] == null ? null : ((FastCcsProtocol.Server) partitions[p]).partition();
     }
 
-    private void requireFastCcs(String what) {
+    private void requireFastCcs(String what, String why) {
         if (protocol.protocol() != Protocol.FASTCCS)
-            throw new IllegalArgumentException(what + " are simulated for FastCCS only, not " + protocol.protocol().word());
+            throw new IllegalArgumentException(what + " are simulated for FastCCS only, not " + protocol.protocol().word() + why);
     }
 }

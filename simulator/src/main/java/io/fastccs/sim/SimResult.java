@@ -58,7 +58,11 @@ public final class SimResult {
 
     /** The command line that replays this run. */
     public String replayCommand() {
-        SimConfig c = config;
+        return replayCommand(config, seed, stats.replicated());
+    }
+
+    /** The command line that replays a run of {@code c} from {@code seed} (also one that crashed before its result). */
+    static String replayCommand(SimConfig c, long seed, boolean replicated) {
         StringBuilder sb = new StringBuilder("bin/fastccs sim --seed ").append(seed)
                 .append(" --partitions ").append(c.partitions()).append(" --clients ").append(c.clients())
                 .append(" --keys-per-read ").append(c.keysPerRead()).append(" --keys-per-write ").append(c.keysPerWrite())
@@ -70,7 +74,7 @@ public final class SimResult {
                 .append(" --stabilization-interval-ms ").append(c.partition().stabilizationIntervalMicros() / 1000.0);
         if (!c.fifo()) sb.append(" --reorder");
         if (c.faults().any()) sb.append(" --faults");
-        if (stats.replicated()) sb.append(" --replicated");
+        if (replicated) sb.append(" --replicated");
         if (c.protocol() != Protocol.FASTCCS) sb.append(" --protocol ").append(c.protocol().word());
         return sb.toString();
     }

@@ -33,14 +33,24 @@ class ProtocolsSimulationTest {
     }
 
     @Test
-    void otherProtocolsRefuseFaultsTheyCannotSurviveYet() {
-        assertThatThrownBy(() -> SimConfig.builder().protocol(Protocol.EVENTUAL).faults(SimConfig.Faults.standard()).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("eventual runs in the simulator with delay spikes and reordering only");
-        SimConfig eventual = SimConfig.builder().protocol(Protocol.EVENTUAL).transactions(100).build();
-        assertThatThrownBy(() -> new Simulation(eventual, 1).replicate())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("replica groups are simulated for FastCCS only, not eventual");
+    void otherProtocolsRefusePartitionCrashesAndReplicaGroups() {
+        for (Protocol p : new Protocol[] {Protocol.EIGER, Protocol.WREN, Protocol.EVENTUAL}) {
+            assertThatThrownBy(() -> SimConfig.builder().protocol(p).faults(SimConfig.Faults.standard()).build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(p.word() + " keeps its partitions' state in memory")
+                    .hasMessageContaining("no partition crashes");
+            SimConfig.Faults theirs = SimConfig.Faults.standardFor(p);
+            assertThat(theirs.partitionCrashesPerSecond()).isZero();
+            assertThat(theirs.messageLoss()).isEqualTo(SimConfig.Faults.standard().messageLoss());
+            assertThat(theirs.clientCrashPerWrite()).isEqualTo(SimConfig.Faults.standard().clientCrashPerWrite());
+            assertThat(SimConfig.builder().protocol(p).faults(theirs).build().faults()).isEqualTo(theirs);
+            SimConfig config = SimConfig.builder().protocol(p).transactions(100).build();
+            assertThatThrownBy(() -> new Simulation(config, 1).replicate())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("replica groups are simulated for FastCCS only, not " + p.word())
+                    .hasMessageContaining("state in memory");
+        }
+        assertThat(SimConfig.Faults.standardFor(Protocol.FASTCCS)).isEqualTo(SimConfig.Faults.standard());
     }
 
     @Test

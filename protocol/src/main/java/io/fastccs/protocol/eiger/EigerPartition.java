@@ -205,6 +205,10 @@ public final class EigerPartition implements PartitionServer {
         return stamp >>> 16;
     }
 
+    static int coordinatorOf(long stamp) {
+        return (int) (stamp & 0xFFFF);
+    }
+
     @Override
     public int self() {
         return self;
@@ -261,8 +265,14 @@ public final class EigerPartition implements PartitionServer {
             long lvt = clock;
             if (ks != null && !ks.marks.isEmpty()) {
                 long minPending = Long.MAX_VALUE;
-                for (long p : ks.marks.values()) minPending = Math.min(minPending, p);
-                lvt = Math.max(minPending - 1, evt);
+                boolean mayTie = false;
+                for (Map.Entry<TxnId, Long> m : ks.marks.entrySet()) {
+                    minPending = Math.min(minPending, m.getValue());
+                    // It commits above its pending time: at exactly evt too, and with a higher coordinator its stamp
+                    // then wins over v's at evt itself. v is then not known to be valid at evt.
+                    mayTie |= v != null && m.getValue() < evt && pending.get(m.getKey()).coordinator > coordinatorOf(v.stamp);
+                }
+                lvt = mayTie ? evt - 1 : Math.max(minPending - 1, evt);
             }
             out.add(v == null ? new KeyVersion(k, null, 0, 0, lvt, null) : new KeyVersion(k, v.value, v.stamp, v.evt, lvt, v.coordKey));
         }

@@ -13,6 +13,13 @@
  *     reading a cohort's key before that cohort received the Commit of the session's own (or an observed) write gets
  *     the old value in one round (read-your-writes and monotonic reads fail in the randomized test). It only costs a
  *     second round when a key has a pending mark older than the floor.</li>
+ * <li>Commit times tie: two coordinators can commit at the same Lamport time, and the stamp's coordinator part decides
+ *     which version wins. So a round one does not count a key's newest version as valid at its own EVT while a pending
+ *     mark placed before that EVT by a transaction with a higher coordinator is held there (that transaction may commit
+ *     at exactly the EVT and win): the LVT is EVT - 1, and the read takes a second round, which waits for the mark.
+ *     In Eiger every version has a unique Lamport timestamp (time and node id in one number), so intervals never tie.
+ *     Found by the simulator under message loss: a round one returned one key from each of two transactions committed
+ *     at the same time, both writing both keys, because the winner's Commit had not reached the other key's cohort.</li>
  * <li>A round-two read sets the partition's clock above its time t, so later pending and commit times are above t
  *     even for a client whose clock lags (an honest client's clock is already above t).</li>
  * <li>A CheckTxn answer "not committed yet" carries the coordinator's clock as a bound: reads at or before it stop

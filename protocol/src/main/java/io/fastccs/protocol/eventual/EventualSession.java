@@ -6,6 +6,7 @@ import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
@@ -19,9 +20,11 @@ import io.fastccs.protocol.spi.WriteStep;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -65,16 +68,23 @@ final class EventualSession implements ProtocolSession {
     /** The requests in flight of one transaction, each with its partition; answers to anything else are ignored. */
     private final class InFlight {
         private final Map<Long, Integer> partitions = new HashMap<>();
+        private final Set<Long> sent = new HashSet<>();
 
         Outgoing send(int partition, LongFunction<ClientRequest> request) {
             long id = requestIds.getAsLong();
             partitions.put(id, partition);
+            sent.add(id);
             return new Outgoing(partition, request.apply(id));
         }
 
         /** Whether {@code response} answers one of ours (it is then no longer in flight). */
         boolean answered(ClientResponse response) {
             return partitions.remove(response.requestId()) != null;
+        }
+
+        /** Whether {@code response} answers a request this transaction sent (answered or not). */
+        boolean ours(ClientResponse response) {
+            return sent.contains(response.requestId());
         }
 
         boolean allAnswered() {
@@ -155,6 +165,23 @@ final class EventualSession implements ProtocolSession {
         @Override
         public Outgoing queryOutcome() {
             return null;
+        }
+
+        /**
+         * Without atomicity a write is what it did: committed (at its stamp) if at least one partition applied it, even if
+         * others never got it or refused it, and aborted only if none did.
+         */
+        @Override
+        public boolean settleFromAnswers(Collection<ClientResponse> participantAnswers) {
+            if (outcome() != Outcome.UNDECIDED) return true;
+            if (stamp == null) return false; // never started: nothing was sent
+            for (ClientResponse r : participantAnswers)
+                if (r instanceof EventualMessages.WriteAnswer && inFlight.ours(r)) {
+                    committed(stamp);
+                    return true;
+                }
+            aborted();
+            return true;
         }
     }
 }

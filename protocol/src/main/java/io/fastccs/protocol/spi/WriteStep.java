@@ -6,6 +6,7 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.primitives.TxnId;
 
+import java.util.Collection;
 import java.util.List;
 
 /** A write-only transaction as a step machine, like {@link ReadStep}. */
@@ -54,5 +55,25 @@ public interface WriteStep {
         if (answer instanceof ErrorReply) return null;
         onResponse(answer);
         return outcome();
+    }
+
+    /**
+     * How many rounds of requests the write sends before the one that carries its writes (Wren's START round: 1; 0 when
+     * {@link #start()} already sends the writes). A host that simulates a client dying in the middle of a write lets
+     * it live through these rounds, so that it dies while the writes are on their way.
+     */
+    default int roundsBeforeWrites() {
+        return 0;
+    }
+
+    /**
+     * For a protocol without atomic commit, whose outcomes nobody can be asked ({@link #queryOutcome()} is null): settles
+     * the outcome of a write whose client lost track of it from the answers its participants gave to its requests, as
+     * an observer outside the system saw them, whether or not they reached the client. Returns whether it settled it
+     * ({@link #outcome()} and {@link #commitStamp()} then tell how); protocols that settle their outcomes themselves
+     * return false.
+     */
+    default boolean settleFromAnswers(Collection<ClientResponse> participantAnswers) {
+        return false;
     }
 }

@@ -82,10 +82,15 @@ final class WrenSession implements ProtocolSession {
         return cache.size();
     }
 
-    /** A START reply: adopt the snapshot time and forget cached writes it covers. */
-    private void onSnapshot(long lt) {
+    /**
+     * A START reply: adopt the snapshot time and forget cached writes it covers. Returns the session's stable time, at
+     * or above {@code lt}: a late reply (to a START of an abandoned transaction) may have raised it above this one, and
+     * the cache no longer holds the writes below it.
+     */
+    private long onSnapshot(long lt) {
         lst = Math.max(lst, lt);
         cache.values().removeIf(c -> c.stamp().ct() <= lst);
+        return lst;
     }
 
     @Override
@@ -145,8 +150,9 @@ final class WrenSession implements ProtocolSession {
             return List.of();
         }
 
-        private List<Outgoing> slice(long lt) {
-            onSnapshot(lt);
+        private List<Outgoing> slice(long startLt) {
+            // Read at the session's stable time, never below it: the cache was pruned up to it.
+            long lt = onSnapshot(startLt);
             List<Key> uncached = new ArrayList<>(keys.size());
             for (Key k : keys) {
                 Cached c = cache.get(k); // left in the cache only if newer than lt
@@ -274,6 +280,12 @@ final class WrenSession implements ProtocolSession {
             long id = requestIds.getAsLong();
             outcomeRequests.add(id);
             return new Outgoing(coordinator, new OutcomeRequest(id, txnId()));
+        }
+
+        /** START first, then the commit request with the writes. */
+        @Override
+        public int roundsBeforeWrites() {
+            return 1;
         }
     }
 }

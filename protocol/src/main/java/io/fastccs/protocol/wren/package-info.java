@@ -27,6 +27,11 @@
  *       does not know presumes abort and remembers it, so a late commit request is refused; it never commits after
  *       answering ABORTED. Abort decisions are kept for the decision retention, commit decisions also until GLST passed
  *       the commit time (then every participant installed it and none will ask).</li>
+ *   <li>A read slices at the session's stable time once it has adopted its START reply ({@code max(lst, lt)}), not at
+ *       the reply's {@code lt}: the START of a read the client abandoned at its timeout may be answered late, above a
+ *       later START's reply, and raise {@code lst} and prune the write cache; slicing at the lower {@code lt} then
+ *       missed the session's own write (read-your-writes; found by the simulator with delay spikes beyond the read
+ *       timeout). The code has no timeouts: one START per session is in flight.</li>
  *   <li>Outcome queries: COMMITTED with ct, UNDECIDED while within the transaction timeout, ABORTED after it (deciding
  *       the abort then) or for an unknown transaction (presumed abort). A commit request delayed beyond the decision
  *       retention after such a query could still commit: the same bound FastCCS documents.</li>

@@ -148,6 +148,49 @@ class EigerReadTest {
         }
     }
 
+    /**
+     * Two transactions commit at the same Lamport time 14: X coordinated by partition 0 (A there, B at partition 1) and Y
+     * coordinated by partition 2 (A and B as a cohort); Y's stamp wins (its coordinator is higher). Partition 0 has X's
+     * A and still holds Y pending (marked at time 2, its Commit on the way); partition 1 has both. X's A must not count
+     * as valid at 14, else round one returns X's A with Y's B.
+     */
+    @Test
+    void pendingWriteThatMayCommitAtTheSameTimeWithAHigherStampIsWaitedFor() {
+        EigerTestCluster c = new EigerTestCluster(3);
+        Key y = key("2:y");
+        io.fastccs.protocol.primitives.TxnId x = new io.fastccs.protocol.primitives.TxnId(1, 1);
+        io.fastccs.protocol.primitives.TxnId yId = new io.fastccs.protocol.primitives.TxnId(2, 1);
+        List<io.fastccs.protocol.messages.ClientResponse> replies = new java.util.ArrayList<>();
+        java.util.function.Consumer<io.fastccs.protocol.messages.ClientResponse> keep = replies::add;
+        java.util.function.Function<String, List<io.fastccs.protocol.messages.KeyValue>> kv =
+                s -> List.of(new io.fastccs.protocol.messages.KeyValue(s.startsWith("a") ? A : B, v(s)));
+        // Y's cohorts mark it pending at time 2; X's cohort (partition 1) at 4.
+        c.submit(new io.fastccs.protocol.Outgoing(0, new EigerMessages.CohortWrite(1, 0, yId, 2, y, kv.apply("aY"))), keep);
+        c.submit(new io.fastccs.protocol.Outgoing(1, new EigerMessages.CohortWrite(2, 0, yId, 2, y, kv.apply("bY"))), keep);
+        c.submit(new io.fastccs.protocol.Outgoing(1, new EigerMessages.CohortWrite(3, 0, x, 0, A, kv.apply("bX"))), keep);
+        c.deliverAll(e -> e instanceof EigerTestCluster.Request);
+        // The coordinators get the requests, at clocks chosen so that both commit at 14.
+        c.submit(new io.fastccs.protocol.Outgoing(2, new EigerMessages.CoordWrite(4, 10, yId, y,
+                List.of(new io.fastccs.protocol.messages.KeyValue(y, v("yY"))), List.of(0, 1, 2), List.of())), keep);
+        c.submit(new io.fastccs.protocol.Outgoing(0, new EigerMessages.CoordWrite(5, 11, x, A, kv.apply("aX"), List.of(0, 1), List.of())), keep);
+        c.deliverAll(e -> e instanceof EigerTestCluster.Request);
+        // Every vote arrives; every Commit but Y's to partition 0.
+        java.util.function.Predicate<EigerTestCluster.Envelope> yCommitToA = e -> e instanceof EigerTestCluster.Peer p
+                && p.to() == 0 && p.message() instanceof Commit m && m.txnId().equals(yId);
+        c.deliverAll(e -> !yCommitToA.test(e) && !peer(CheckTxn.class).test(e));
+        List<Long> stamps = new java.util.ArrayList<>();
+        for (io.fastccs.protocol.messages.ClientResponse r : replies)
+            if (r instanceof EigerMessages.WriteReply w) stamps.add(w.stamp());
+        assertThat(stamps).containsExactlyInAnyOrder(EigerPartition.stamp(14, 0), EigerPartition.stamp(14, 2));
+
+        ReadStep r = c.startRead(c.session(9), List.of(A, B));
+        c.deliverAll(e -> !yCommitToA.test(e));
+        ReadResult res = r.result();
+        assertThat(str(res.values().get(B))).isEqualTo("bY");
+        assertThat(str(res.values().get(A))).isEqualTo("aY");
+        assertThat(res.rounds()).isEqualTo(3); // round two at partition 0 asked Y's coordinator
+    }
+
     /** The writer reads its own write at a cohort that has not received the Commit yet. */
     @Test
     void sessionReadsItsOwnWriteBeforeTheCohortKnowsItCommitted() {

@@ -159,6 +159,44 @@ class WrenProtocolTest {
         assertThat(me.cachedWrites()).isZero();
     }
 
+    /**
+     * A START delayed beyond its read's timeout is answered late, at a stable time above the session's own write, and the
+     * abandoned read's step adopts it, so the session forgets the cached write. A read that started after the write and
+     * got an earlier stable time must still see the write: it reads at the session's stable time, not below it.
+     */
+    @Test
+    void lateStartReplyOfAnAbandonedReadDoesNotHideTheSessionsOwnWrite() {
+        WrenSim sim = new WrenSim(2, FAST, Set.of(), 1);
+        Key x = sim.keyOn(0, "x");
+        sim.run(10_000, 1_000);
+        WrenSession me = sim.newSession();
+        assertThat(sim.write(me, Map.of(x, v("old")), pick(0)).isConfirmed()).isTrue();
+        sim.run(20_000, 1_000);
+
+        ReadStep abandoned = me.read(List.of(x));
+        List<io.fastccs.protocol.Outgoing> lateStart = abandoned.start(); // delayed on the way: the client gives up
+        WriteStep w = me.write(Map.of(x, v("mine")), pick(0));
+        sim.submit(w);
+        sim.drain();
+        assertThat(w.isConfirmed()).isTrue();
+        long ct = ((WrenStamp) w.commitStamp()).ct();
+
+        ReadStep r = me.read(List.of(x));
+        List<io.fastccs.protocol.Outgoing> start = r.start();
+        StartReply early = (StartReply) sim.ask(start.get(0).partition(), start.get(0).request()); // its reply is slow
+        assertThat(early.lt()).isLessThan(ct);
+        sim.run(20_000, 1_000); // installed and stable
+        ClientResponse late = sim.ask(lateStart.get(0).partition(), lateStart.get(0).request());
+        assertThat(((StartReply) late).lt()).isGreaterThanOrEqualTo(ct);
+        sim.send(abandoned::onResponse, abandoned.onResponse(late));
+        sim.drain();
+        assertThat(me.cachedWrites()).isZero();
+
+        sim.send(r::onResponse, r.onResponse(early));
+        sim.drain();
+        assertThat(valueOf(r.result(), x)).isEqualTo("mine");
+    }
+
     @Test
     void twoKeyWriteBecomesVisibleAtBothKeysInOneSnapshot() {
         WrenSim sim = new WrenSim(3, FAST, Set.of(), 1);

@@ -28,9 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -50,7 +48,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     private final NodeSettings settings;
     private final RingView ring;
     private final TrackingStore store;
-    private final ScheduledThreadPoolExecutor protocolThread;
+    private final ProtocolThread protocolThread;
     private final Outbox outbox = new Outbox();
     private final LongSupplier clockMicros;
     private final AtomicLong internalErrors = new AtomicLong();
@@ -83,12 +81,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         this.ring = ring;
         this.store = new TrackingStore(store);
         this.clockMicros = clockMicros;
-        this.protocolThread = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "fastccs-protocol-" + ring.self());
-            t.setDaemon(true);
-            return t;
-        });
-        protocolThread.setRemoveOnCancelPolicy(true);
+        this.protocolThread = new ProtocolThread("fastccs-protocol-" + ring.self());
         this.store.rejoinOn(this::run);
         this.lease = leaseCheck == null ? null : new LeaseConfirmations(leaseCheck, this::run);
     }
@@ -106,7 +99,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
             partition.trackDurableSettled(); // what recovery found is durable
         });
         try {
-            protocolThread.submit(() -> { }).get(); // recovery done before we accept anything
+            protocolThread.submit(() -> null).get(); // recovery done before we accept anything
         } catch (ExecutionException e) {
             throw new IllegalStateException("FastCCS partition " + ring.self() + " failed to recover", e.getCause());
         }
@@ -116,7 +109,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     /** Starts the periodic tick (stabilization, timeouts, GC); call once the port is open. */
     public void startTicking() {
         long tick = Math.min(settings.partition().stabilizationIntervalMicros(), 5_000);
-        ticker = protocolThread.scheduleWithFixedDelay(() -> run(() -> partition.tick()), tick, tick, TimeUnit.MICROSECONDS);
+        ticker = protocolThread.every(tick, () -> run(() -> partition.tick()));
         logger.info("FastCCS partition {} of {} serving ({})", ring.self(), ring.partitions(), settings.partition());
     }
 
@@ -142,7 +135,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     }
 
     public long internalErrors() {
-        return internalErrors.get();
+        return internalErrors.get() + protocolThread.failedSteps();
     }
 
     // ------------------------------------------------------------------------------------------- from transport
@@ -203,33 +196,19 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     private void run(Runnable work) {
         if (failed) return;
-        try {
-            protocolThread.execute(() -> {
-                if (failed) return;
-                try {
-                    work.run();
-                    outbox.noteSettled();
-                    store.endOfStep();
-                } catch (RuntimeException e) {
-                    internalErrors.incrementAndGet();
-                    logger.error("FastCCS partition {}: unexpected failure", ring.self(), e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // shutting down
-        }
+        protocolThread.execute(() -> {
+            if (failed) return;
+            work.run();
+            outbox.noteSettled();
+            store.endOfStep();
+        });
     }
 
     /** Stops the protocol thread and closes the store; the wiring closes the port and the peer links first. */
     @Override
     public void close() {
         if (ticker != null) ticker.cancel(false);
-        protocolThread.shutdown();
-        try {
-            protocolThread.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        protocolThread.close();
         store.close();
     }
 

@@ -16,10 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -37,7 +34,7 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
 
     private final NodeSettings settings;
     private final RingView ring;
-    private final ScheduledThreadPoolExecutor protocolThread;
+    private final ProtocolThread protocolThread;
     private final AtomicLong internalErrors = new AtomicLong();
     private final PartitionServer partition;
     private final DurableWriteLog writeLog;
@@ -54,12 +51,7 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
         this.settings = settings;
         this.ring = ring;
         this.writeLog = writeLog;
-        this.protocolThread = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, settings.protocol().word() + "-protocol-" + ring.self());
-            t.setDaemon(true);
-            return t;
-        });
-        protocolThread.setRemoveOnCancelPolicy(true);
+        this.protocolThread = new ProtocolThread(settings.protocol().word() + "-protocol-" + ring.self());
         this.partition = Protocols.factory(settings.protocol()).startPartition(ring.self(), settings.partition(),
                 ring.topology(), (to, message) -> send(() -> peers.send(to, message)), clockMicros::getAsLong, writeLog);
     }
@@ -72,7 +64,7 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
     /** Starts the periodic tick (stabilization, applying, timeouts); call once the port is open. */
     public void startTicking() {
         long tick = Math.min(settings.partition().stabilizationIntervalMicros(), 5_000);
-        ticker = protocolThread.scheduleWithFixedDelay(() -> run(partition::tick), tick, tick, TimeUnit.MICROSECONDS);
+        ticker = protocolThread.every(tick, () -> run(partition::tick));
         logger.info("{} partition {} of {} serving, versions in memory ({})", settings.protocol().word(), ring.self(),
                 ring.partitions(), settings.partition());
     }
@@ -82,7 +74,7 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
     }
 
     public long internalErrors() {
-        return internalErrors.get();
+        return internalErrors.get() + protocolThread.failedSteps();
     }
 
     @Override
@@ -145,31 +137,16 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
 
     private void run(Runnable work) {
         if (failed) return;
-        try {
-            protocolThread.execute(() -> {
-                if (failed) return;
-                try {
-                    work.run();
-                } catch (RuntimeException e) {
-                    internalErrors.incrementAndGet();
-                    logger.error("{} partition {}: unexpected failure", settings.protocol().word(), ring.self(), e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // shutting down
-        }
+        protocolThread.execute(() -> {
+            if (!failed) work.run();
+        });
     }
 
     /** Stops the protocol thread; the wiring closes the port and the peer links first. */
     @Override
     public void close() {
         if (ticker != null) ticker.cancel(false);
-        protocolThread.shutdown();
-        try {
-            protocolThread.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        protocolThread.close();
         writeLog.close();
     }
 }

@@ -697,19 +697,10 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     private void apply(Mutation mutation, PendingWrites.Write write) {
-        Throwable error = null;
-        try {
-            // Durable even if someone turned durable_writes off; never dropped for being late.
-            mutation.apply(true, false);
-        } catch (Throwable t) {
-            error = t;
+        LocalMutations.applyDurably(mutation, pending, write, t -> {
             if (writeFailure == null) writeFailure = t;
             logger.error("FastCCS store {}: write to {} failed; durability is lost", self, mutation.getKeyspaceName(), t);
-        } finally {
-            pending.completed(write, error);
-        }
-        // Let the node's disk and commit failure policies act on the error, as for its own writes.
-        if (error != null) JVMStabilityInspector.inspectThrowable(error);
+        });
     }
 
     private void awaitPendingWrites() {

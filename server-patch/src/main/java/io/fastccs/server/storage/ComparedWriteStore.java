@@ -9,7 +9,6 @@ import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.db.Keyspace;
 import org.apache.cassandra.db.Mutation;
 import org.apache.cassandra.db.partitions.PartitionUpdate;
-import org.apache.cassandra.utils.JVMStabilityInspector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,17 +89,10 @@ public final class ComparedWriteStore implements DurableWriteLog {
     }
 
     private void apply(Mutation mutation, PendingWrites.Write write) {
-        Throwable error = null;
-        try {
-            mutation.apply(true, false);
-        } catch (Throwable t) {
-            error = t;
+        LocalMutations.applyDurably(mutation, pending, write, t -> {
             if (writeFailure == null) writeFailure = t;
             logger.error("{} writes of partition {}: a write failed; durability is lost", protocol, self, t);
-        } finally {
-            pending.completed(write, error);
-        }
-        if (error != null) JVMStabilityInspector.inspectThrowable(error);
+        });
     }
 
     @Override

@@ -18,7 +18,7 @@ final class MessageSizes {
      * protocol, the one the nodes use.
      */
     int size(Message m) {
-        return WireCodec.encode(m).length + 4;
+        return WireCodec.encodedSize(m) + 4;
     }
 
     /** Bytes of keys and values the message carries; the rest is metadata (clocks, ids, framing). */

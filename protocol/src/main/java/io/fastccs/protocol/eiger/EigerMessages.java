@@ -1,6 +1,6 @@
 package io.fastccs.protocol.eiger;
 
-import static io.fastccs.protocol.messages.WireSizes.*;
+import static io.fastccs.protocol.messages.Payloads.*;
 
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
@@ -13,9 +13,8 @@ import io.fastccs.protocol.primitives.TxnId;
 import java.util.List;
 
 /**
- * Eiger's messages. Every one carries the sender's Lamport clock ({@code clock}). Sizes follow a compact binary
- * encoding: 8 bytes per long, 4 per int (and per list length), 1 per enum or boolean, 2 + length per key, 4 + length
- * per value, 16 per transaction id, plus 4 for the frame.
+ * Eiger's messages. Every one carries the sender's Lamport clock ({@code clock}). On the wire they are the schema's
+ * {@code Eiger*} structs (mapped by the wire package's {@code EigerWire}); payload bytes are the keys' and values' bytes.
  */
 public final class EigerMessages {
     private EigerMessages() {
@@ -35,10 +34,6 @@ public final class EigerMessages {
      * @param coordKey the coordinator key of the transaction that wrote it, null if none
      */
     public record KeyVersion(Key key, byte[] value, long version, long evt, long lvt, Key coordKey) {
-        int size() {
-            return keySize(key) + valueSize(value) + 3 * LONG + (coordKey == null ? 2 : keySize(coordKey));
-        }
-
         long payload() {
             return key.length() + (value == null ? 0 : value.length);
         }
@@ -55,11 +50,6 @@ public final class EigerMessages {
 
         public Read1 {
             keys = List.copyOf(keys);
-        }
-
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + keysSize(keys);
         }
 
         @Override
@@ -80,11 +70,6 @@ public final class EigerMessages {
         }
 
         @Override
-        public int encodedSize() {
-            return FRAME + 3 * LONG + keysSize(keys);
-        }
-
-        @Override
         public long payloadBytes() {
             return keysPayload(keys);
         }
@@ -95,11 +80,6 @@ public final class EigerMessages {
             implements ProtocolRequest {
         public CohortWrite {
             writes = List.copyOf(writes);
-        }
-
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + TXN + INT + keySize(coordKey) + writesSize(writes);
         }
 
         @Override
@@ -121,13 +101,6 @@ public final class EigerMessages {
         }
 
         @Override
-        public int encodedSize() {
-            int n = FRAME + 2 * LONG + TXN + keySize(coordKey) + writesSize(writes) + INT + INT * participants.size() + INT;
-            for (Dep d : deps) n += keySize(d.key()) + LONG;
-            return n;
-        }
-
-        @Override
         public long payloadBytes() {
             return writesPayload(writes);
         }
@@ -135,10 +108,6 @@ public final class EigerMessages {
 
     /** Asks a transaction's coordinator partition for its outcome. */
     public record OutcomeQuery(long requestId, long clock, TxnId txnId) implements ProtocolRequest {
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + TXN;
-        }
     }
 
     // ---------------------------------------------------------------- partition -> client
@@ -155,13 +124,6 @@ public final class EigerMessages {
         }
 
         @Override
-        public int encodedSize() {
-            int n = FRAME + 2 * LONG + INT + 1;
-            for (KeyVersion v : values) n += v.size();
-            return n;
-        }
-
-        @Override
         public long payloadBytes() {
             long n = 0;
             for (KeyVersion v : values) n += v.payload();
@@ -171,60 +133,32 @@ public final class EigerMessages {
 
     /** A cohort's acknowledgement of its writes (marked pending, vote sent); the coordinator's reply decides. */
     public record WriteAck(long requestId, long clock) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG;
-        }
     }
 
     /** The coordinator's answer to a write: COMMITTED with its stamp, or ABORTED (stamp 0). */
     public record WriteReply(long requestId, long clock, Outcome outcome, long stamp) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + 3 * LONG + 1;
-        }
     }
 
     /** The answer to an {@link OutcomeQuery}; stamp 0 unless COMMITTED. */
     public record OutcomeReply(long requestId, long clock, Outcome outcome, long stamp) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + 3 * LONG + 1;
-        }
     }
 
     // ---------------------------------------------------------------- partition -> partition
 
     /** A cohort marked its keys pending at {@code pendingTime} and votes yes. */
     public record YesVote(long clock, TxnId txnId, long pendingTime) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + TXN;
-        }
     }
 
     /** The coordinator committed at {@code commitTime}. */
     public record Commit(long clock, TxnId txnId, long commitTime) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + TXN;
-        }
     }
 
     /** The coordinator aborted (a vote did not arrive in time, or it presumed abort). */
     public record Abort(long clock, TxnId txnId) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + LONG + TXN;
-        }
     }
 
     /** A cohort applied a commit. */
     public record Ack(long clock, TxnId txnId) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + LONG + TXN;
-        }
     }
 
     /**
@@ -234,11 +168,6 @@ public final class EigerMessages {
     public record CheckTxn(long clock, List<TxnId> txnIds, long time) implements ProtocolPeerMessage {
         public CheckTxn {
             txnIds = List.copyOf(txnIds);
-        }
-
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + INT + TXN * txnIds.size();
         }
     }
 
@@ -252,11 +181,6 @@ public final class EigerMessages {
     public record CheckTxnReply(long clock, List<TxnStatus> statuses) implements ProtocolPeerMessage {
         public CheckTxnReply {
             statuses = List.copyOf(statuses);
-        }
-
-        @Override
-        public int encodedSize() {
-            return FRAME + LONG + INT + (TXN + 1 + LONG) * statuses.size();
         }
     }
 }

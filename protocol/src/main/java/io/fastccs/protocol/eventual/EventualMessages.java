@@ -1,6 +1,6 @@
 package io.fastccs.protocol.eventual;
 
-import static io.fastccs.protocol.messages.WireSizes.*;
+import static io.fastccs.protocol.messages.Payloads.*;
 
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.ProtocolRequest;
@@ -24,11 +24,6 @@ public final class EventualMessages {
         }
 
         @Override
-        public int encodedSize() {
-            return FRAME + LONG + keysSize(keys);
-        }
-
-        @Override
         public long payloadBytes() {
             return keysPayload(keys);
         }
@@ -36,11 +31,6 @@ public final class EventualMessages {
 
     /** The values, each with its stamp's time as the version; {@code time} is the partition's Lamport time. */
     public record ReadAnswer(long requestId, List<ReadValue> values, long time) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + readValuesSize(values);
-        }
-
         @Override
         public long payloadBytes() {
             return readValuesPayload(values);
@@ -50,11 +40,6 @@ public final class EventualMessages {
     /** Apply these writes at once, unless a write with a later stamp is already there. */
     public record Write(long requestId, TxnId txnId, EventualStamp stamp, List<KeyValue> writes) implements ProtocolRequest {
         @Override
-        public int encodedSize() {
-            return FRAME + LONG + TXN + EventualStamp.ENCODED_SIZE + writesSize(writes);
-        }
-
-        @Override
         public long payloadBytes() {
             return writesPayload(writes);
         }
@@ -62,9 +47,5 @@ public final class EventualMessages {
 
     /** The writes are applied; {@code time} is the partition's Lamport time. */
     public record WriteAnswer(long requestId, long time) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG;
-        }
     }
 }

@@ -1,6 +1,6 @@
 package io.fastccs.protocol.wren;
 
-import static io.fastccs.protocol.messages.WireSizes.*;
+import static io.fastccs.protocol.messages.Payloads.*;
 
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
@@ -14,9 +14,8 @@ import io.fastccs.protocol.primitives.TxnId;
 import java.util.List;
 
 /**
- * Wren's messages (single datacenter). Timestamps are {@link Hlc} longs. Sizes count 8 bytes per long (a transaction id
- * is two), 4 per int, enum or list length, 2 + length per key, 4 + length per value, plus the 4-byte frame; payload
- * bytes are the keys' and values' bytes only. Records keep the lists they are given (no copies), so a partition can
+ * Wren's messages (single datacenter). Timestamps are {@link Hlc} longs. On the wire they are the schema's {@code Wren*}
+ * structs (mapped by the wire package's {@code WrenWire}); payload bytes are the keys' and values' bytes only. Records keep the lists they are given (no copies), so a partition can
  * see and refuse malformed ones.
  */
 public final class WrenMessages {
@@ -31,19 +30,10 @@ public final class WrenMessages {
         public boolean onlyReads() {
             return true;
         }
-
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG;
-        }
     }
 
     /** The snapshot time {@code lt} a transaction reads at (and the client's new stable time). */
     public record StartReply(long requestId, long lt) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG;
-        }
     }
 
     /** READ: the newest version at or below {@code lt} of each key (all owned by the asked partition). */
@@ -54,11 +44,6 @@ public final class WrenMessages {
         }
 
         @Override
-        public int encodedSize() {
-            return FRAME + 2 * LONG + keysSize(keys);
-        }
-
-        @Override
         public long payloadBytes() {
             return keysPayload(keys);
         }
@@ -66,11 +51,6 @@ public final class WrenMessages {
 
     /** One value per key asked, in the asked order; {@link ReadValue#sequence()} is the version's commit time. */
     public record SliceReply(long requestId, List<ReadValue> values) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + LONG + readValuesSize(values);
-        }
-
         @Override
         public long payloadBytes() {
             return readValuesPayload(values);
@@ -84,11 +64,6 @@ public final class WrenMessages {
     public record CommitRequest(long requestId, TxnId txnId, long lt, long hwt, List<KeyValue> writes)
             implements ProtocolRequest {
         @Override
-        public int encodedSize() {
-            return FRAME + LONG + TXN + 2 * LONG + writesSize(writes);
-        }
-
-        @Override
         public long payloadBytes() {
             return writesPayload(writes);
         }
@@ -96,29 +71,16 @@ public final class WrenMessages {
 
     /** Asks the coordinator what became of a transaction; answered with a {@link CommitReply}. */
     public record OutcomeRequest(long requestId, TxnId txnId) implements ProtocolRequest {
-        @Override
-        public int encodedSize() {
-            return FRAME + LONG + TXN;
-        }
     }
 
     /** A transaction's outcome: COMMITTED with its commit time, ABORTED, or (to an outcome request) UNDECIDED. */
     public record CommitReply(long requestId, TxnId txnId, Outcome outcome, long ct) implements ProtocolResponse {
-        @Override
-        public int encodedSize() {
-            return FRAME + LONG + TXN + INT + LONG;
-        }
     }
 
     // ---- between partitions ----
 
     /** Coordinator to participant: prepare above {@code ht}. */
     public record Prepare(TxnId txnId, long ht, List<KeyValue> writes) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + TXN + LONG + writesSize(writes);
-        }
-
         @Override
         public long payloadBytes() {
             return writesPayload(writes);
@@ -127,41 +89,21 @@ public final class WrenMessages {
 
     /** Participant to coordinator: prepared at {@code pt}. */
     public record PrepareReply(TxnId txnId, long pt) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + TXN + LONG;
-        }
     }
 
     /** Coordinator to participant: committed at {@code ct}. */
     public record Commit(TxnId txnId, long ct) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + TXN + LONG;
-        }
     }
 
     /** Coordinator to participant: aborted; drop the prepared writes. */
     public record Abort(TxnId txnId) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + TXN;
-        }
     }
 
     /** Participant to coordinator, for a transaction prepared longer than the timeout: answer Commit or Abort. */
     public record CheckTxn(TxnId txnId) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + TXN;
-        }
     }
 
     /** STABILIZE: the sender's local stable time (its installed-up-to time VV). */
     public record Lst(long lst) implements ProtocolPeerMessage {
-        @Override
-        public int encodedSize() {
-            return FRAME + LONG;
-        }
     }
 }

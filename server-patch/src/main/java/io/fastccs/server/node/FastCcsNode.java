@@ -21,7 +21,6 @@ import io.fastccs.server.storage.DurablePartitionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -226,7 +225,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
      */
     private final class Outbox {
         private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
-        private final ArrayDeque<Object> queue = new ArrayDeque<>();
+        private final HeldMessages held = new HeldMessages(FastCcsNode.this::run, FastCcsNode.this::failDurability);
         private long settledSeen = -1;
         /** Completes once the writes the settled prefix rests on, as of its last advance, are durable. */
         private CompletableFuture<Void> settledDurable = DONE;
@@ -275,7 +274,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         void sendReply(Runnable transmit) {
             if (lease != null) {
                 send(null);
-                waitInOrder(lease.afterNow());
+                held.after(lease.afterNow());
             }
             send(transmit);
         }
@@ -283,35 +282,8 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         /** {@code transmit} null: only takes note of the writes made so far. */
         void send(Runnable transmit) {
             noteSettled();
-            if (store.takeDirty()) waitInOrder(store.whenDurable());
-            if (transmit == null) return;
-            if (queue.isEmpty()) transmit.run();
-            else queue.add(transmit);
-        }
-
-        /** What is sent from now on leaves after {@code f} completes (at once if it has; a failure stops the node). */
-        private void waitInOrder(CompletableFuture<Void> f) {
-            if (f.isDone() && !f.isCompletedExceptionally()) return;
-            queue.add(f);
-            f.whenComplete((v, e) -> run(this::drain));
-        }
-
-        void drain() {
-            while (!queue.isEmpty()) {
-                Object head = queue.peekFirst();
-                if (head instanceof CompletableFuture<?> f) {
-                    if (!f.isDone()) return;
-                    if (f.isCompletedExceptionally()) {
-                        queue.clear();
-                        failDurability(f.handle((v, e) -> e).join());
-                        return;
-                    }
-                    queue.pollFirst();
-                } else {
-                    queue.pollFirst();
-                    ((Runnable) head).run();
-                }
-            }
+            if (store.takeDirty()) held.after(store.whenDurable());
+            if (transmit != null) held.send(transmit);
         }
     }
 

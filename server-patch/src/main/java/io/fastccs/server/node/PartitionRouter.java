@@ -1,6 +1,7 @@
 package io.fastccs.server.node;
 
 import io.fastccs.protocol.primitives.Protocol;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
@@ -56,9 +57,10 @@ public interface PartitionRouter {
     static PartitionRouter single(RingView ring, Map<Protocol, InboundHandler> hosts) {
         if (hosts.isEmpty()) throw new IllegalArgumentException("a node serves at least one protocol");
         Map<Protocol, InboundHandler> byProtocol = new EnumMap<>(hosts);
+        Set<Protocol> protocols = Collections.unmodifiableSet(EnumSet.copyOf(byProtocol.keySet()));
         InboundHandler any = byProtocol.values().iterator().next();
         return new PartitionRouter() {
-            @Override public Set<Protocol> protocols() { return EnumSet.copyOf(byProtocol.keySet()); }
+            @Override public Set<Protocol> protocols() { return protocols; }
             @Override public InboundHandler serving(Protocol protocol, int partition) {
                 return partition == ring.self() ? byProtocol.get(protocol) : null;
             }

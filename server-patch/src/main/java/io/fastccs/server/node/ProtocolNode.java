@@ -14,8 +14,6 @@ import io.fastccs.server.storage.DurableWriteLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayDeque;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -38,8 +36,8 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
     private final AtomicLong internalErrors = new AtomicLong();
     private final PartitionServer partition;
     private final DurableWriteLog writeLog;
-    /** Messages waiting for the writes made before them to be durable, and those futures, in order. Protocol thread. */
-    private final ArrayDeque<Object> outbox = new ArrayDeque<>();
+    /** Messages waiting for the writes made before them to be durable. Protocol thread. */
+    private final HeldMessages outbox = new HeldMessages(this::run, this::failDurability);
     private volatile boolean failed;
     private volatile Runnable stopServing = () -> { };
     private ScheduledFuture<?> ticker;
@@ -102,37 +100,16 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
 
     /** Sends now, or after the writes made so far are durable if there are any. Protocol thread. */
     private void send(Runnable transmit) {
-        if (failed) return;
-        if (writeLog.takeDirty()) {
-            CompletableFuture<Void> durable = writeLog.whenDurable();
-            if (!durable.isDone() || durable.isCompletedExceptionally()) {
-                outbox.add(durable);
-                durable.whenComplete((v, e) -> run(this::drain));
-            }
-        }
-        if (outbox.isEmpty()) transmit.run();
-        else outbox.add(transmit);
+        if (writeLog.takeDirty()) outbox.after(writeLog.whenDurable());
+        outbox.send(transmit);
     }
 
-    private void drain() {
-        while (!outbox.isEmpty() && !failed) {
-            Object head = outbox.peekFirst();
-            if (head instanceof CompletableFuture<?> f) {
-                if (!f.isDone()) return;
-                if (f.isCompletedExceptionally()) {
-                    outbox.clear();
-                    failed = true;
-                    logger.error("{} partition {}: a write failed; this node stops serving", settings.protocol().word(),
-                            ring.self(), f.handle((v, e) -> e).join());
-                    stopServing.run();
-                    return;
-                }
-                outbox.pollFirst();
-            } else {
-                outbox.pollFirst();
-                ((Runnable) head).run();
-            }
-        }
+    /** A write failed: stop answering rather than promise what a crash would lose. */
+    private void failDurability(Throwable cause) {
+        if (failed) return;
+        failed = true;
+        logger.error("{} partition {}: a write failed; this node stops serving", settings.protocol().word(), ring.self(), cause);
+        stopServing.run();
     }
 
     private void run(Runnable work) {

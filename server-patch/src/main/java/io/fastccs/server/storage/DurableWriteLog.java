@@ -1,7 +1,10 @@
 package io.fastccs.server.storage;
 
 import io.fastccs.protocol.api.WriteLog;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.primitives.TxnId;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -11,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 public interface DurableWriteLog extends WriteLog, AutoCloseable {
     /** Keeps nothing and is always durable: nodes without Cassandra (the in-process test cluster). */
     DurableWriteLog IN_MEMORY = new DurableWriteLog() {
-        @Override public void accepted(io.fastccs.protocol.primitives.TxnId txnId, java.util.List<io.fastccs.protocol.messages.KeyValue> writes) { }
+        @Override public void accepted(TxnId txnId, List<KeyValue> writes) { }
         @Override public CompletableFuture<Void> whenDurable() { return CompletableFuture.completedFuture(null); }
         @Override public boolean takeDirty() { return false; }
         @Override public void close() { }

@@ -62,6 +62,31 @@ class ComparedProtocolsEndToEndTest {
         }
     }
 
+    /** The nodes' traffic counters (what the experiments read over JMX) count each protocol's frames under its name. */
+    @ParameterizedTest
+    @EnumSource(Protocol.class)
+    void eachProtocolsFramesAreCountedUnderItsName(Protocol protocol) {
+        try (FastCcsClient client = FastCcsClient.builder().addContactPoints(cluster.contactPoints()).withProtocol(protocol).build()) {
+            CausalSession s = client.session();
+            Map<String, Long> before = cluster.traffic();
+            s.write(Map.of(protocol.word() + "-t1", "a", protocol.word() + "-t2", "b", protocol.word() + "-t3", "c"));
+            s.read(List.of(protocol.word() + "-t1", protocol.word() + "-t2", protocol.word() + "-t3"));
+            Map<String, Long> after = cluster.traffic();
+            for (Protocol p : Protocol.values()) {
+                for (String kind : List.of("client_requests", "client_answers")) {
+                    long frames = after.get(p.word() + "." + kind + ".frames") - before.get(p.word() + "." + kind + ".frames");
+                    long bytes = after.get(p.word() + "." + kind + ".bytes") - before.get(p.word() + "." + kind + ".bytes");
+                    if (p == protocol) {
+                        assertThat(frames).as(p + " " + kind + ": a write and a read, at least one frame each").isGreaterThanOrEqualTo(2);
+                        assertThat(bytes).as(p + " " + kind + ": every frame has its 4-byte length and a body").isGreaterThan(5 * frames);
+                    } else {
+                        assertThat(frames).as(p + " " + kind + " while only " + protocol + " ran").isZero();
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void aNodeThatDoesNotRunTheClientsProtocolRefusesItByName() throws Exception {
         try (InProcessCluster eigerOnly = InProcessCluster.start(1, PartitionConfig.defaults(), TransportSecurity.NONE,

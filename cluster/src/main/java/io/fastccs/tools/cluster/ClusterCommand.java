@@ -97,15 +97,17 @@ public final class ClusterCommand implements Runnable {
                 description = "the consistency protocols the nodes run, all on the FastCCS port: fastccs (default), and/or "
                         + "eiger, wren, eventual, the protocols the thesis compares it with (one node per partition, "
                         + "versions in memory; with any of them --rf defaults to 1); a client names one with "
-                        + "withProtocol, the stress tool with -mode; same as --node-setting protocol=NAME[,NAME...]")
+                        + "withProtocol, the stress tool with -mode; same as --node-setting protocol=NAME[,NAME...]; a stopped "
+                        + "cluster keeps its own unless given again")
         String protocol;
         @Option(names = "--cassandra-setting", paramLabel = "NAME=VALUE",
                 description = "a cassandra.yaml setting for every node, over the tool's own (e.g. commitlog_sync=periodic "
-                        + "with commitlog_sync_period=10000ms, Cassandra's default, instead of the tool's batch); repeatable, "
-                        + "kept for restarts")
+                        + "with commitlog_sync_period=10000ms, Cassandra's default, instead of the tool's batch); repeatable; "
+                        + "a stopped cluster keeps its own unless given again")
         Map<String, String> cassandraSettings = new LinkedHashMap<>();
         @Option(names = "--node-setting", paramLabel = "NAME=VALUE",
-                description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable")
+                description = "a FastCCS setting for every node, as in fastccs.yaml (e.g. transaction_timeout=2s); repeatable; "
+                        + "a stopped cluster keeps its own unless given again")
         Map<String, String> nodeSettings = new LinkedHashMap<>();
 
         @Override

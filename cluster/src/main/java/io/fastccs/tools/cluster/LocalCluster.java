@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -248,7 +249,7 @@ public final class LocalCluster {
             if (previous.nodes() != options.nodes())
                 throw new ClusterException(dir() + " holds a " + previous.nodes() + "-node cluster, not "
                         + options.nodes() + "; remove it first or use another directory");
-            options = keepReplicationFactor(previous, options);
+            options = keptSettings(previous, options, dir());
         } else if (Files.isDirectory(dir()) && !isEmptyDirectory(dir())) {
             throw new ClusterException(dir() + " exists and is not a cluster directory (no " + ClusterState.FILE_NAME
                     + "); pick another directory");
@@ -285,17 +286,22 @@ public final class LocalCluster {
     }
 
     /**
-     * A stopped cluster starts again at its own replication factor: the factor decides where its FastCCS data lives
-     * (the replicated tables or the local groups' logs), so starting it at another would hide that data.
+     * A stopped cluster starts again with the node settings it ran with (its protocols, Cassandra settings and FastCCS
+     * settings), each overridden by the same setting given again, as a user restarting a cluster expects (before
+     * session 15 only the replication factor was kept, and a cluster of all four protocols came back running FastCCS
+     * alone). The replication factor cannot change: it decides where the cluster's FastCCS data lives (the replicated
+     * tables or the local groups' logs), so starting it at another would hide that data.
      */
-    private StartOptions keepReplicationFactor(ClusterState previous, StartOptions options) {
+    static StartOptions keptSettings(ClusterState previous, StartOptions options, Path dir) {
         String had = Integer.toString(previous.replicationFactor());
         String asked = options.nodeSettings().get(REPLICATION_FACTOR);
-        if (asked == null) return options.withNodeSettings(Map.of(REPLICATION_FACTOR, had));
-        if (!asked.equals(had))
-            throw new ClusterException(dir() + " holds a cluster at replication factor " + had + ", not " + asked
+        if (asked != null && !asked.equals(had))
+            throw new ClusterException(dir + " holds a cluster at replication factor " + had + ", not " + asked
                     + "; its data lives where that factor put it. Start it without --rf, or remove it first");
-        return options;
+        Map<String, String> kept = new TreeMap<>(previous.nodeSettings());
+        kept.putAll(options.nodeSettings());
+        kept.put(REPLICATION_FACTOR, had);
+        return options.withNodeSettings(kept);
     }
 
     /** Starts node {@code node} again with its existing configuration and data, and waits as {@link #start} does. */

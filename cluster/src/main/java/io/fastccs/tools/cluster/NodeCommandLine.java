@@ -1,12 +1,16 @@
 package io.fastccs.tools.cluster;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The java command lines of a node and of nodetool. */
 final class NodeCommandLine {
     static final String DAEMON_CLASS = "org.apache.cassandra.service.CassandraDaemon";
     static final String NODETOOL_CLASS = "org.apache.cassandra.tools.NodeTool";
+    /** Without it Cassandra ignores every {@code -Dcassandra.settings.NAME} override of its yaml. */
+    static final String ALLOW_SYSTEM_PROPERTIES = "-Dcassandra.config.allow_system_properties=true";
 
     /**
      * The module flags Cassandra 5.0 needs on JDK 17: its own {@code conf/jvm17-server.options} plus the two
@@ -66,13 +70,21 @@ final class NodeCommandLine {
         cmd.add("-Dcassandra.skip_wait_for_gossip_to_settle=0");
         cmd.addAll(security(layout).jvmOptions(state.nodes()));
         if (state.replacing(node)) cmd.addAll(replacingItself(state.ports().address(node)));
+        // cassandra.yaml settings, through Cassandra's own override, which it reads only when allowed to; with or
+        // without the plugin.
+        Map<String, String> cassandraSettings = new LinkedHashMap<>();
+        state.nodeSettings().forEach((name, value) -> {
+            if (name.startsWith(LocalCluster.CASSANDRA_SETTING_PREFIX)) cassandraSettings.put(name, value);
+        });
+        if (!cassandraSettings.isEmpty() && !state.replacing(node)) cmd.add(ALLOW_SYSTEM_PROPERTIES);
+        cassandraSettings.forEach((name, value) -> cmd.add("-D" + name + "=" + value));
         if (state.plugin()) {
             cmd.add("-javaagent:" + state.agentJar());
             cmd.add("-Dfastccs.port=" + state.ports().fastccs());
             cmd.add("-Dfastccs.partitions=" + state.nodes()); // serve as soon as the whole ring is known
-            state.nodeSettings().forEach((name, value) -> cmd.add(name.startsWith(LocalCluster.CASSANDRA_SETTING_PREFIX)
-                    ? "-D" + name + "=" + value // a cassandra.yaml setting, through Cassandra's own override
-                    : "-Dfastccs." + name + "=" + value));
+            state.nodeSettings().forEach((name, value) -> {
+                if (!name.startsWith(LocalCluster.CASSANDRA_SETTING_PREFIX)) cmd.add("-Dfastccs." + name + "=" + value);
+            });
         }
         cmd.add("-cp");
         // The conf directory first, as Cassandra's scripts do: it finds optional files there by classpath.
@@ -89,7 +101,7 @@ final class NodeCommandLine {
      */
     static List<String> replacingItself(String address) {
         return List.of("-Dcassandra.replace_address_first_boot=" + address,
-                "-Dcassandra.config.allow_system_properties=true", "-Dcassandra.settings.auto_bootstrap=true");
+                ALLOW_SYSTEM_PROPERTIES, "-Dcassandra.settings.auto_bootstrap=true");
     }
 
     /** The cluster's security settings ({@link ClusterSecurity#NONE} if it has none or they cannot be read). */

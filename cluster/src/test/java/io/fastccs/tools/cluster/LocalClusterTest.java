@@ -94,6 +94,24 @@ class LocalClusterTest {
     }
 
     @Test
+    void aStoppedClusterStartsAgainWithItsSettingsUnlessGivenAgain() {
+        ClusterState previous = new ClusterState(3, Ports.forSubnet(5), true, "256M", "768M", Path.of("/j"), Path.of("/cp"),
+                Path.of("/a.jar"), java.util.Map.of(), java.util.Map.of(LocalCluster.REPLICATION_FACTOR, "1",
+                LocalCluster.PROTOCOL, "fastccs,eiger,wren,eventual", "cassandra.settings.commitlog_sync", "periodic",
+                "transaction_timeout", "2s"));
+
+        StartOptions plain = LocalCluster.keptSettings(previous, StartOptions.nodes(3), tmp);
+        assertThat(plain.nodeSettings()).containsEntry(LocalCluster.PROTOCOL, "fastccs,eiger,wren,eventual")
+                .containsEntry("cassandra.settings.commitlog_sync", "periodic").containsEntry("transaction_timeout", "2s")
+                .containsEntry(LocalCluster.REPLICATION_FACTOR, "1");
+
+        StartOptions changed = LocalCluster.keptSettings(previous, StartOptions.nodes(3).withNodeSettings(java.util.Map.of(
+                "cassandra.settings.commitlog_sync", "batch", LocalCluster.PROTOCOL, "fastccs")), tmp);
+        assertThat(changed.nodeSettings()).containsEntry(LocalCluster.PROTOCOL, "fastccs")
+                .containsEntry("cassandra.settings.commitlog_sync", "batch").containsEntry("transaction_timeout", "2s");
+    }
+
+    @Test
     void aReplacementIsRefusedAtReplicationFactorOneWhereTheNodeHoldsTheOnlyCopy() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("single-copy"));
         new ClusterState(3, Ports.forSubnet(5), true, "256M", "768M", Path.of("/j"), classpathFile(), Path.of("/agent.jar"),

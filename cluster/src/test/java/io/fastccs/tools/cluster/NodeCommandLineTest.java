@@ -33,6 +33,19 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void cassandraSettingsReachCassandraWithOrWithoutThePlugin() {
+        for (boolean plugin : new boolean[] {true, false}) {
+            ClusterState state = new ClusterState(3, Ports.DEFAULT, plugin, "256M", "768M", JAVA, Path.of("/build/node-classpath.txt"),
+                    Path.of("/build/agent.jar"), Map.of(), Map.of("cassandra.settings.commitlog_sync", "periodic"));
+            List<String> cmd = NodeCommandLine.node(state, LAYOUT, 1, "/a.jar");
+            // Cassandra reads -Dcassandra.settings.* only when this is set too (found in session 15: without it the
+            // option did nothing).
+            assertThat(cmd).contains("-Dcassandra.config.allow_system_properties=true", "-Dcassandra.settings.commitlog_sync=periodic");
+            assertThat(String.join(" ", cmd)).doesNotContain("fastccs.cassandra.settings");
+        }
+    }
+
+    @Test
     void nodeSettingsBecomeFastCcsSystemProperties() {
         ClusterState state = new ClusterState(3, Ports.DEFAULT, true, "256M", "768M", JAVA, Path.of("/build/node-classpath.txt"),
                 Path.of("/build/agent.jar"), Map.of(), Map.of("startup_timeout", "1s"));

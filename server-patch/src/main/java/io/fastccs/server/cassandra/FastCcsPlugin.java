@@ -69,6 +69,7 @@ public final class FastCcsPlugin {
         wiring = w;
         try {
             if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(w.node(), cps);
+            FastCcsTraffic.register(w.server().traffic());
         } catch (Exception e) {
             logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
         }

@@ -76,6 +76,7 @@ public final class FastCcsServer implements AutoCloseable {
     private final AtomicLong malformedFrames = new AtomicLong();
     private final AtomicLong authFailures = new AtomicLong();
     private final AtomicLong forbidden = new AtomicLong();
+    private final Traffic traffic = new Traffic();
     private final TransportSecurity security;
     /** Password checks and permission look-ups block: they run here, never on an event loop. */
     private final ThreadPoolExecutor authThreads;
@@ -143,6 +144,11 @@ public final class FastCcsServer implements AutoCloseable {
 
     public long malformedFrames() {
         return malformedFrames.get();
+    }
+
+    /** Frames and bytes through this port per protocol, since it opened. */
+    public Traffic traffic() {
+        return traffic;
     }
 
     @Override
@@ -307,6 +313,7 @@ public final class FastCcsServer implements AutoCloseable {
                 }
                 identity = hello.partition();
                 ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), protocol));
+                traffic.attach(ctx.channel(), protocol, true);
                 return;
             }
             if (security.clientTls() == TransportSecurity.TlsPolicy.ENCRYPTED && tls != Tls.CLIENT) {
@@ -339,6 +346,7 @@ public final class FastCcsServer implements AutoCloseable {
             // A Hello naming no partition is accepted even without a host here: a contact point answers ring requests.
             identity = CLIENT;
             ctx.writeAndFlush(new HelloReply(Hello.PROTOCOL_VERSION, target, router.partitions(), protocol));
+            traffic.attach(ctx.channel(), protocol, false);
             while (!held.isEmpty() && ctx.channel().isActive()) channelRead0(ctx, held.poll());
         }
 

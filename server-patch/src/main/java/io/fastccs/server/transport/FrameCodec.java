@@ -36,7 +36,9 @@ public final class FrameCodec {
     private static final class Encoder extends MessageToByteEncoder<Message> {
         @Override
         protected void encode(ChannelHandlerContext ctx, Message msg, ByteBuf out) {
-            out.writeBytes(WireCodec.encode(msg));
+            byte[] bytes = WireCodec.encode(msg);
+            out.writeBytes(bytes);
+            Traffic.count(ctx.channel(), Traffic.OUTBOUND, bytes.length);
         }
     }
 
@@ -45,6 +47,7 @@ public final class FrameCodec {
         protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {
             byte[] bytes = new byte[frame.readableBytes()];
             frame.readBytes(bytes);
+            Traffic.count(ctx.channel(), Traffic.INBOUND, bytes.length);
             try {
                 out.add(WireCodec.decode(bytes));
             } catch (MalformedFrameException e) {

@@ -98,6 +98,13 @@ public final class InProcessCluster implements AutoCloseable {
         return nodes.length;
     }
 
+    /** The sum over every node's port of each traffic counter ({@link io.fastccs.server.transport.Traffic#snapshot}). */
+    public java.util.Map<String, Long> traffic() {
+        java.util.Map<String, Long> sum = new java.util.TreeMap<>();
+        for (NodeWiring n : nodes) if (n != null) n.server().traffic().snapshot().forEach((k, v) -> sum.merge(k, v, Long::sum));
+        return sum;
+    }
+
     /** Stops node {@code p}: its port closes and its volatile state is gone; its store stays. */
     public void stop(int p) {
         if (nodes[p] != null) nodes[p].close();

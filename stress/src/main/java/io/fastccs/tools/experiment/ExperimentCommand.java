@@ -84,6 +84,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     List<String> modes;
 
     private long[] nodePids = new long[0];
+    /** The local nodes' JMX ports, for their traffic counters (none for nodes elsewhere). */
+    private List<Integer> jmxPorts = List.of();
     private int failedRuns;
 
     /** One figure: which parameter it varies, over which values, in which modes. */
@@ -118,7 +120,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     static final String CSV_HEADER = "experiment,figure,parameter,value,mode,rep,op_rate,reads,writes,errors,seconds,"
             + "mean_ms,read_p50_ms,read_p95_ms,read_p99_ms,write_p50_ms,write_p95_ms,write_p99_ms,second_round_pct,rounds_per_read,"
-            + "node_cpu_us_per_op,client_cpu_us_per_op,load_avg_1m";
+            + "node_cpu_us_per_op,client_cpu_us_per_op,load_avg_1m,frames_per_op,peer_frames_per_op,bytes_per_op";
 
     @Override
     public Integer call() throws Exception {
@@ -158,6 +160,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         try {
             Files.createDirectories(out);
             nodePids = cluster.status().stream().mapToLong(NodeStatus::pid).filter(pid -> pid > 0).toArray();
+            jmxPorts = java.util.stream.IntStream.rangeClosed(1, cluster.nodeCount()).map(cluster.ports()::jmx).boxed().toList();
             List<String> hosts = new ArrayList<>();
             for (int k = 1; k <= cluster.nodeCount(); k++) hosts.add(cluster.ports().address(k));
             prime(chosen, cluster.ports(), hosts);
@@ -221,17 +224,17 @@ public final class ExperimentCommand implements Callable<Integer> {
                         o.quiet = true;
                         runsDone++;
                         System.out.println(runHeader(runsDone, runsTotal, began, e.parameter(), value, mode.word(), rep, o));
-                        MeteredRun m = MeteredRun.of(o, nodePids);
+                        MeteredRun m = MeteredRun.of(o, nodePids, jmxPorts);
                         if (m == null) {
                             failedRuns++;
                             continue;
                         }
                         StressResult r = m.result();
-                        Row row = new Row(e, value, mode, rep, r, m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), m.loadAverage());
+                        Row row = new Row(e, value, mode, rep, m);
                         rows.add(row);
                         csv.println(row.csv());
                         csv.flush();
-                        System.out.println(runSummary(r, row.nodeCpuMicrosPerOp(), row.clientCpuMicrosPerOp(), row.loadAverage()));
+                        System.out.println(runSummary(m));
                         if (e.name().equals("latency")) {
                             cdf.computeIfAbsent(mode.word() + ",read", k -> new Histogram(3)).add(r.readHistogram());
                             cdf.computeIfAbsent(mode.word() + ",write", k -> new Histogram(3)).add(r.writeHistogram());
@@ -253,21 +256,30 @@ public final class ExperimentCommand implements Callable<Integer> {
                 Progress.duration(elapsed), left, parameter, value, mode, rep, o.describe());
     }
 
-    /** The line after each run: its throughput, latencies, second rounds, errors and CPU. */
-    static String runSummary(StressResult r, double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp, double loadAverage) {
-        return String.format(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us  (load %.1f)",
+    /** The line after each run: its throughput, latencies, second rounds, errors, CPU and (if known) frames. */
+    static String runSummary(MeteredRun m) {
+        StressResult r = m.result();
+        String frames = Double.isNaN(m.framesPerOp()) ? "" : String.format(Locale.ROOT, "  frames per op %.2f (%.2f between partitions), %.0f bytes",
+                m.framesPerOp(), m.peerFramesPerOp(), m.bytesPerOp());
+        return String.format(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us%s  (load %.1f)",
                 r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
-                100 * r.secondRoundShare(), r.errors(), nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
+                100 * r.secondRoundShare(), r.errors(), m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), frames, m.loadAverage());
     }
 
     /** One row of CSV_HEADER. */
-    static String csvRow(String experiment, String figure, String parameter, String value, String mode, int rep, StressResult r,
-                         double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp, double loadAverage) {
-        return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f",
+    static String csvRow(String experiment, String figure, String parameter, String value, String mode, int rep, MeteredRun m) {
+        StressResult r = m.result();
+        return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f,%s,%s,%s",
                 experiment, figure, parameter, value, mode, rep,
                 r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
                 r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
-                nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
+                m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), m.loadAverage(),
+                orEmpty("%.3f", m.framesPerOp()), orEmpty("%.3f", m.peerFramesPerOp()), orEmpty("%.1f", m.bytesPerOp()));
+    }
+
+    /** Unknown figures stay empty in the CSV. */
+    private static String orEmpty(String format, double value) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, format, value);
     }
 
     String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, List<String> hosts) {
@@ -312,17 +324,19 @@ public final class ExperimentCommand implements Callable<Integer> {
      */
     static void printRatios(Experiment e, List<String> values, List<Row> rows, PrintStream out) {
         out.printf("%n%s (figure %s): mean over repetitions%n", e.name(), e.figure());
-        out.printf("%-16s %-9s %12s %12s %12s %12s %12s %14s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
-                "2nd round %", "fastccs / it", "node CPU us/op");
+        out.printf("%-16s %-9s %12s %12s %12s %12s %12s %14s %10s %10s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
+                "2nd round %", "fastccs / it", "node CPU us/op", "frames/op", "bytes/op");
         for (String value : values) {
             double fastccs = mean(rows, value, StressOptions.Mode.FASTCCS, Row::opRate);
             for (StressOptions.Mode mode : e.modes()) {
                 double rate = mean(rows, value, mode, Row::opRate);
-                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %12s %14.0f%n", value, mode.word(), rate,
+                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %12s %14.0f %10s %10s%n", value, mode.word(), rate,
                         mean(rows, value, mode, r -> r.result().read().p99()), mean(rows, value, mode, r -> r.result().write().p99()),
                         100 * mean(rows, value, mode, r -> r.result().secondRoundShare()),
                         mode != StressOptions.Mode.FASTCCS && fastccs > 0 && rate > 0 ? String.format(Locale.ROOT, "%.2f", fastccs / rate) : "-",
-                        mean(rows, value, mode, Row::nodeCpuMicrosPerOp));
+                        mean(rows, value, mode, Row::nodeCpuMicrosPerOp),
+                        orDash("%.2f", mean(rows, value, mode, r -> r.metered().framesPerOp())),
+                        orDash("%.0f", mean(rows, value, mode, r -> r.metered().bytesPerOp())));
             }
         }
     }
@@ -331,15 +345,25 @@ public final class ExperimentCommand implements Callable<Integer> {
         return rows.stream().filter(r -> r.value().equals(value) && r.mode() == mode).mapToDouble(f).average().orElse(Double.NaN);
     }
 
-    record Row(Experiment experiment, String value, StressOptions.Mode mode, int rep, StressResult result,
-               double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp, double loadAverage) {
+    private static String orDash(String format, double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format, value);
+    }
+
+    record Row(Experiment experiment, String value, StressOptions.Mode mode, int rep, MeteredRun metered) {
+        StressResult result() {
+            return metered.result();
+        }
+
         double opRate() {
-            return result.opRate();
+            return result().opRate();
+        }
+
+        double nodeCpuMicrosPerOp() {
+            return metered.nodeCpuMicrosPerOp();
         }
 
         String csv() {
-            return csvRow(experiment.name(), experiment.figure(), experiment.parameter(), value, mode.word(), rep,
-                    result, nodeCpuMicrosPerOp, clientCpuMicrosPerOp, loadAverage);
+            return csvRow(experiment.name(), experiment.figure(), experiment.parameter(), value, mode.word(), rep, metered);
         }
     }
 

@@ -156,7 +156,12 @@ public final class ExperimentCommand implements Callable<Integer> {
             started = true;
         } else {
             System.out.printf("Using the cluster running in %s (%d nodes on %s..)%n", clusterDir, cluster.nodeCount(), cluster.ports().address(1));
+            if (!cassandraSettings.isEmpty())
+                System.out.println("  --cassandra-setting is left out: the cluster already runs with its own (stop it, or start it with them)");
         }
+        // What the figures were measured on, in the log beside them (the commit log's sync mode changes them).
+        System.out.println("  node settings: " + cluster.nodeSettings()
+                + (cluster.nodeSettings().containsKey(LocalCluster.CASSANDRA_SETTING_PREFIX + "commitlog_sync") ? "" : ", commitlog_sync: batch (the tool's)"));
         try {
             Files.createDirectories(out);
             nodePids = cluster.status().stream().mapToLong(NodeStatus::pid).filter(pid -> pid > 0).toArray();

@@ -84,6 +84,8 @@ public final class LocalCluster {
      * {@code -Dcassandra.settings.NAME=VALUE}, Cassandra's own override of its yaml (e.g. commitlog_sync).
      */
     public static final String CASSANDRA_SETTING_PREFIX = "cassandra.settings.";
+    /** The commit log's sync mode the tool writes into every node's cassandra.yaml (a Cassandra setting overrides it). */
+    public static final String DEFAULT_COMMITLOG_SYNC = "batch";
     /** The node setting naming the consistency protocol (the plugin's {@code protocol}). */
     public static final String PROTOCOL = "protocol";
     /** The node setting naming where a node keeps its consensus storage (the plugin's {@code raft_directory}). */

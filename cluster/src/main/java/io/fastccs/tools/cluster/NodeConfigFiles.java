@@ -66,7 +66,7 @@ final class NodeConfigFiles {
                 "native_transport_port: " + ports.cql(),
                 "start_native_transport: true",
                 "# An acknowledged write survives kill -9 (the fault tests rely on it): fsync before acknowledging.",
-                "commitlog_sync: batch",
+                "commitlog_sync: " + LocalCluster.DEFAULT_COMMITLOG_SYNC,
                 "data_file_directories:",
                 "  - " + quoted(nodeDir.resolve("data")),
                 "commitlog_directory: " + quoted(nodeDir.resolve("commitlog")),

@@ -12,6 +12,4 @@ public record EventualStamp(long time, long clientId, long txnSequence) implemen
         c = Long.compare(clientId, o.clientId);
         return c != 0 ? c : Long.compare(txnSequence, o.txnSequence);
     }
-
-    static final int ENCODED_SIZE = 24;
 }

@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * Wren's messages (single datacenter). Timestamps are {@link Hlc} longs. On the wire they are the schema's {@code Wren*}
- * structs (mapped by the wire package's {@code WrenWire}); payload bytes are the keys' and values' bytes only. Records keep the lists they are given (no copies), so a partition can
- * see and refuse malformed ones.
+ * structs (mapped by the wire package's {@code WrenWire}); payload bytes are the keys' and values' bytes only. Records
+ * keep the lists they are given (no copies), so a partition can see and refuse malformed ones.
  */
 public final class WrenMessages {
     private WrenMessages() {

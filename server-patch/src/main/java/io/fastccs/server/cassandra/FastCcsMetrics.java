@@ -4,8 +4,6 @@ import io.fastccs.protocol.PartitionMetrics;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.storage.CassandraPartitionStore;
 
-import javax.management.ObjectName;
-import java.lang.management.ManagementFactory;
 
 /** The {@link FastCcsMBean} of the running node. */
 final class FastCcsMetrics implements FastCcsMBean {
@@ -20,10 +18,7 @@ final class FastCcsMetrics implements FastCcsMBean {
     }
 
     static void register(FastCcsNode node, CassandraPartitionStore store) throws Exception {
-        var server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = new ObjectName(NAME);
-        if (server.isRegistered(name)) server.unregisterMBean(name);
-        server.registerMBean(new javax.management.StandardMBean(new FastCcsMetrics(node, store), FastCcsMBean.class), name);
+        JmxBeans.replace(NAME, new javax.management.StandardMBean(new FastCcsMetrics(node, store), FastCcsMBean.class));
     }
 
     private PartitionMetrics m() {

@@ -2,8 +2,6 @@ package io.fastccs.server.cassandra;
 
 import io.fastccs.server.transport.Traffic;
 
-import javax.management.ObjectName;
-import java.lang.management.ManagementFactory;
 import java.util.Map;
 
 /** The {@link FastCcsTrafficMXBean} of the running node. */
@@ -17,10 +15,7 @@ final class FastCcsTraffic implements FastCcsTrafficMXBean {
     }
 
     static void register(Traffic traffic) throws Exception {
-        var server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = new ObjectName(NAME);
-        if (server.isRegistered(name)) server.unregisterMBean(name);
-        server.registerMBean(new FastCcsTraffic(traffic), name);
+        JmxBeans.replace(NAME, new FastCcsTraffic(traffic));
     }
 
     @Override

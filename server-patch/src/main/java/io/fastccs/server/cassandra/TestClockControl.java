@@ -6,9 +6,7 @@ import io.fastccs.server.node.NodeClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.management.ObjectName;
 import javax.management.StandardMBean;
-import java.lang.management.ManagementFactory;
 
 /** The {@link TestClockControlMBean} of a node started with {@code test_clock_offset}. */
 final class TestClockControl implements TestClockControlMBean {
@@ -22,10 +20,7 @@ final class TestClockControl implements TestClockControlMBean {
     }
 
     static void register(NodeClock clock) throws Exception {
-        var server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = new ObjectName(NAME);
-        if (server.isRegistered(name)) server.unregisterMBean(name);
-        server.registerMBean(new StandardMBean(new TestClockControl(clock), TestClockControlMBean.class), name);
+        JmxBeans.replace(NAME, new StandardMBean(new TestClockControl(clock), TestClockControlMBean.class));
         logger.warn("FastCCS test clock control open on JMX ({}), offset {} us: for tests only", NAME, clock.offsetMicros());
     }
 

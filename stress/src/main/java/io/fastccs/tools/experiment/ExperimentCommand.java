@@ -160,8 +160,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                 System.out.println("  --cassandra-setting is left out: the cluster already runs with its own (stop it, or start it with them)");
         }
         // What the figures were measured on, in the log beside them (the commit log's sync mode changes them).
-        System.out.println("  node settings: " + cluster.nodeSettings()
-                + (cluster.nodeSettings().containsKey(LocalCluster.CASSANDRA_SETTING_PREFIX + "commitlog_sync") ? "" : ", commitlog_sync: batch (the tool's)"));
+        System.out.println("  node settings: " + cluster.nodeSettings() + ", commitlog_sync: " + cluster.nodeSettings()
+                .getOrDefault(LocalCluster.CASSANDRA_SETTING_PREFIX + "commitlog_sync", LocalCluster.DEFAULT_COMMITLOG_SYNC));
         try {
             Files.createDirectories(out);
             nodePids = cluster.status().stream().mapToLong(NodeStatus::pid).filter(pid -> pid > 0).toArray();
@@ -279,12 +279,12 @@ public final class ExperimentCommand implements Callable<Integer> {
                 r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
                 r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
                 m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), m.loadAverage(),
-                orEmpty("%.3f", m.framesPerOp()), orEmpty("%.3f", m.peerFramesPerOp()), orEmpty("%.1f", m.bytesPerOp()));
+                known("%.3f", m.framesPerOp(), ""), known("%.3f", m.peerFramesPerOp(), ""), known("%.1f", m.bytesPerOp(), ""));
     }
 
-    /** Unknown figures stay empty in the CSV. */
-    private static String orEmpty(String format, double value) {
-        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, format, value);
+    /** {@code value} formatted, or {@code unknown} for NaN (empty in the CSV, a dash in the tables). */
+    private static String known(String format, double value, String unknown) {
+        return Double.isNaN(value) ? unknown : String.format(Locale.ROOT, format, value);
     }
 
     String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, List<String> hosts) {
@@ -340,18 +340,14 @@ public final class ExperimentCommand implements Callable<Integer> {
                         100 * mean(rows, value, mode, r -> r.result().secondRoundShare()),
                         mode != StressOptions.Mode.FASTCCS && fastccs > 0 && rate > 0 ? String.format(Locale.ROOT, "%.2f", fastccs / rate) : "-",
                         mean(rows, value, mode, Row::nodeCpuMicrosPerOp),
-                        orDash("%.2f", mean(rows, value, mode, r -> r.metered().framesPerOp())),
-                        orDash("%.0f", mean(rows, value, mode, r -> r.metered().bytesPerOp())));
+                        known("%.2f", mean(rows, value, mode, r -> r.metered().framesPerOp()), "-"),
+                        known("%.0f", mean(rows, value, mode, r -> r.metered().bytesPerOp()), "-"));
             }
         }
     }
 
     private static double mean(List<Row> rows, String value, StressOptions.Mode mode, java.util.function.ToDoubleFunction<Row> f) {
         return rows.stream().filter(r -> r.value().equals(value) && r.mode() == mode).mapToDouble(f).average().orElse(Double.NaN);
-    }
-
-    private static String orDash(String format, double value) {
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format, value);
     }
 
     record Row(Experiment experiment, String value, StressOptions.Mode mode, int rep, MeteredRun metered) {

@@ -85,6 +85,44 @@ def plot_sweep(name, data, out_dir, setup):
     return out
 
 
+def plot_skew(data, out_dir, setup):
+    """Issue 14's hot keys: per write fraction (columns), throughput, second-round reads and how stale reads were
+    (rows) against the Zipf parameter, a line per mode."""
+    points = []
+    for r in data:
+        if r["value"] not in points:
+            points.append(r["value"])
+    fractions = sorted({p.split("/")[1] for p in points}, key=float)
+    fig, axes = plt.subplots(3, len(fractions), figsize=(4.2 * len(fractions), 9.5), squeeze=False)
+    panels = (("op_rate", "throughput (transactions/s)", 1), ("second_round_pct", "second-round reads (%)", 1),
+              ("staleness_p99_ms", "stale reads: p99 behind (ms)", 1))
+    for col, wf in enumerate(fractions):
+        zipfs = sorted({p.split("/")[0] for p in points if p.split("/")[1] == wf}, key=float)
+        for row, (column, label, _) in enumerate(panels):
+            ax = axes[row][col]
+            for mode, (name, color, marker) in MODES.items():
+                ys = [mean([float(r[column]) for r in data if r["mode"] == mode and r["value"] == f"{z}/{wf}"
+                            and r.get(column) not in (None, "")]) for z in zipfs]
+                if all(y != y for y in ys):
+                    continue
+                ax.plot([float(z) for z in zipfs], ys, marker=marker, color=color, label=name)
+            ax.set_xlabel("Zipf parameter over 1,000 keys")
+            ax.set_ylabel(label)
+            ax.set_ylim(bottom=0)
+            ax.grid(alpha=0.3)
+            if row == 0:
+                ax.set_title(f"write fraction {wf}", fontsize=10)
+            if row == 0 and col == 0:
+                ax.legend(fontsize=7)
+    fig.suptitle("Hot keys: throughput, second rounds and staleness against skew (issue 14)", fontsize=11)
+    fig.text(0.01, 0.005, setup, fontsize=7, color="gray")
+    fig.tight_layout(rect=(0, 0.02, 1, 0.98))
+    out = os.path.join(out_dir, "skew.png")
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out
+
+
 def plot_cdf(data, out_dir, setup):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, op in zip(axes, ("read", "write")):
@@ -255,7 +293,7 @@ def summary_tables(out_dir):
     """Markdown tables, one per experiment CSV: each mode's mean per point, and FastCCS's throughput over every other
     mode's (over same-host eventual: the cost of TCC; over cql: against plain Cassandra)."""
     lines = []
-    for name in list(TITLES) + ["latency", "write-batch"]:
+    for name in list(TITLES) + ["latency", "write-batch", "skew"]:
         path = os.path.join(out_dir, name + ".csv")
         if not os.path.exists(path):
             continue
@@ -271,7 +309,8 @@ def summary_tables(out_dir):
         lines.append("")
         head = ["value"] + [f"{m} op/s" for m in modes] + [f"fastccs/{m}" for m in others] \
             + [f"{m} read p99 ms" for m in modes] + [f"{m} write p99 ms" for m in modes] \
-            + [f"{m} 2nd-round reads" for m in rounds] + [f"{m} node CPU us/op" for m in modes]
+            + [f"{m} 2nd-round reads" for m in rounds] + [f"{m} node CPU us/op" for m in modes] \
+            + ([f"{m} stale key reads" for m in modes] if "stale_read_pct" in data[0] else [])
         lines.append("| " + " | ".join(head) + " |")
         lines.append("|" + "---|" * len(head))
         for v in values:
@@ -283,7 +322,8 @@ def summary_tables(out_dir):
                 + [f"{f_rate / m(x, 'op_rate'):.2f}" if m(x, "op_rate") else "-" for x in others] \
                 + [f"{m(x, 'read_p99_ms'):.1f}" for x in modes] + [f"{m(x, 'write_p99_ms'):.1f}" for x in modes] \
                 + [f"{m(x, 'second_round_pct'):.3f}%" for x in rounds] \
-                + [f"{m(x, 'node_cpu_us_per_op'):.0f}" if "node_cpu_us_per_op" in data[0] else "-" for x in modes]
+                + [f"{m(x, 'node_cpu_us_per_op'):.0f}" if "node_cpu_us_per_op" in data[0] else "-" for x in modes] \
+                + ([f"{m(x, 'stale_read_pct'):.3f}% (p99 {m(x, 'staleness_p99_ms'):.1f} ms)" for x in modes] if "stale_read_pct" in data[0] else [])
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     if lines:
@@ -305,6 +345,8 @@ def main():
         path = os.path.join(out_dir, name + ".csv")
         if os.path.exists(path):
             made.append(plot_sweep(name, rows(path), out_dir, setup))
+    if os.path.exists(os.path.join(out_dir, "skew.csv")):
+        made.append(plot_skew(rows(os.path.join(out_dir, "skew.csv")), out_dir, setup))
     if os.path.exists(os.path.join(out_dir, "latency-cdf.csv")):
         made.append(plot_cdf(rows(os.path.join(out_dir, "latency-cdf.csv")), out_dir, setup))
     if os.path.exists(os.path.join(out_dir, "replication.csv")):

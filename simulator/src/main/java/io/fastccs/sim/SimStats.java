@@ -1,6 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.workload.Staleness;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +39,9 @@ public final class SimStats {
     final Map<Outcome, Long> outcomesResolved = new EnumMap<>(Outcome.class);
     private final LongSamples readLatency = new LongSamples();
     private final LongSamples writeLatency = new LongSamples();
+    /** How stale the values read were, in simulated time, as the stress tool measures it on the cluster. */
+    final Staleness staleness = new Staleness();
+    private Staleness.Summary staleReads;
 
     final List<String> unexpectedErrors = new ArrayList<>();
     final List<String> invariantViolations = new ArrayList<>();
@@ -71,6 +75,11 @@ public final class SimStats {
     public double throughput() { return workloadMicros == 0 ? 0 : transactions() * 1e6 / workloadMicros; }
     public LongSamples readLatency() { return readLatency; }
     public LongSamples writeLatency() { return writeLatency; }
+    /** The staleness of the reads over the whole run (taken once, at the first call). */
+    public Staleness.Summary staleReads() {
+        if (staleReads == null) staleReads = staleness.summary();
+        return staleReads;
+    }
     public long messages() { return messages; }
     public long bytes() { return bytes; }
     public long metadataBytes() { return bytes - payloadBytes; }

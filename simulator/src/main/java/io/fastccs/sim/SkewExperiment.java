@@ -2,6 +2,7 @@ package io.fastccs.sim;
 
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.workload.KeyDistribution;
+import io.fastccs.workload.Staleness;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,7 +17,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code bin/fastccs experiment sim-skew}: the simulated side of the skew sweep (issue 14). Zipf keys over a small key
  * space, the exponent and the write fraction swept, everything else Table 4.1; the share of reads that needed a
- * second round, throughput and latencies, each history checked.
+ * second round, throughput and latencies, how stale the reads were (as the stress tool measures it), each history
+ * checked.
  */
 @Command(name = "sim-skew", mixinStandardHelpOptions = true,
         description = "Second-round share and throughput against zipf skew and write fraction, on the simulator.")
@@ -45,9 +47,9 @@ public final class SkewExperiment implements Callable<Integer> {
         int runs = exponents.size() * writeFractions.size(), run = 0;
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out))) {
             csv.println("zipf_exponent,write_fraction,keys,partitions,seed,transactions,throughput_txn_per_s,second_round_share,"
-                    + "read_p50_ms,read_p99_ms,write_p99_ms,anomalies,verdict");
-            System.out.printf("%8s %6s %12s %10s %9s %9s %9s %9s%n", "exponent", "writes", "txn/s(sim)", "2nd-round",
-                    "read p50", "read p99", "write p99", "verdict");
+                    + "read_p50_ms,read_p99_ms,write_p99_ms,anomalies,verdict,stale_read_pct,staleness_mean_ms,staleness_p99_ms");
+            System.out.printf("%8s %6s %12s %10s %9s %9s %9s %9s %9s %11s%n", "exponent", "writes", "txn/s(sim)", "2nd-round",
+                    "read p50", "read p99", "write p99", "verdict", "stale", "stale p99");
             for (double exponent : exponents) {
                 for (double wf : writeFractions) {
                     run++;
@@ -59,14 +61,16 @@ public final class SkewExperiment implements Callable<Integer> {
                     SimStats s = r.stats();
                     String verdict = r.clean() ? "CLEAN" : "FAILED";
                     clean &= r.clean();
-                    csv.printf(Locale.ROOT, "%.2f,%.2f,%d,%d,%d,%d,%.0f,%.5f,%.3f,%.3f,%.3f,%d,%s%n", exponent, wf, keys, partitions,
+                    Staleness.Summary stale = s.staleReads();
+                    csv.printf(Locale.ROOT, "%.2f,%.2f,%d,%d,%d,%d,%.0f,%.5f,%.3f,%.3f,%.3f,%d,%s,%.4f,%.3f,%.3f%n", exponent, wf, keys, partitions,
                             seed, s.transactions(), s.throughput(), s.secondRoundShare(), s.readLatency().quantile(0.5) / 1000.0,
                             s.readLatency().quantile(0.99) / 1000.0, s.writeLatency().quantile(0.99) / 1000.0,
-                            r.check().totalAnomalies(), verdict);
+                            r.check().totalAnomalies(), verdict, 100 * stale.staleShare(), stale.meanMs(), stale.p99Ms());
                     csv.flush();
-                    System.out.printf(Locale.ROOT, "%8.2f %6.2f %12.0f %9.3f%% %7.2fms %7.2fms %7.2fms %9s   (run %d of %d)%n",
+                    System.out.printf(Locale.ROOT, "%8.2f %6.2f %12.0f %9.3f%% %7.2fms %7.2fms %7.2fms %9s %8.3f%% %9.2fms   (run %d of %d)%n",
                             exponent, wf, s.throughput(), 100 * s.secondRoundShare(), s.readLatency().quantile(0.5) / 1000.0,
-                            s.readLatency().quantile(0.99) / 1000.0, s.writeLatency().quantile(0.99) / 1000.0, verdict, run, runs);
+                            s.readLatency().quantile(0.99) / 1000.0, s.writeLatency().quantile(0.99) / 1000.0, verdict,
+                            100 * stale.staleShare(), stale.p99Ms(), run, runs);
                 }
             }
         }

@@ -34,6 +34,7 @@ import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.spi.PartitionServer;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -81,6 +82,10 @@ public final class EigerPartition implements PartitionServer {
     private final TreeMap<TxnId, CoordTxn> coordinating = new TreeMap<>();
     /** Decisions of transactions this partition coordinated (or presumed aborted). */
     private final TreeMap<TxnId, Decision> decisions = new TreeMap<>();
+    /** The same, in decision order, for expiry: the tick looks at the oldest only, not at every decision kept. */
+    private final ArrayDeque<DecisionEntry> decisionOrder = new ArrayDeque<>();
+    /** The commits some cohort has not acknowledged yet: the ones the tick resends. */
+    private final TreeMap<TxnId, Decision> unackedDecisions = new TreeMap<>();
     private long lastGcMicros;
 
     private static final class Version {
@@ -169,6 +174,8 @@ public final class EigerPartition implements PartitionServer {
         /** Cohorts that have not acknowledged a commit yet. */
         final TreeSet<Integer> unacked;
         long lastResendMicros;
+        /** Past its retention while still unacknowledged: forgotten with its last acknowledgement. */
+        boolean expired;
 
         Decision(Outcome outcome, long commitTime, long now, TreeSet<Integer> unacked) {
             this.outcome = outcome;
@@ -177,6 +184,9 @@ public final class EigerPartition implements PartitionServer {
             this.unacked = unacked;
             this.lastResendMicros = now;
         }
+    }
+
+    private record DecisionEntry(TxnId txnId, Decision decision) {
     }
 
     /** Where prepared and committed writes are made durable (the nodes); nowhere in the simulator. */
@@ -388,7 +398,7 @@ public final class EigerPartition implements PartitionServer {
         writeLog.accepted(c.txnId, c.writes);
         for (KeyValue kv : c.writes) install(kv.key(), new Version(stamp(ct, self), ct, kv.value(), c.coordKey, now));
         coordinating.remove(c.txnId);
-        decisions.put(c.txnId, new Decision(Outcome.COMMITTED, ct, now, new TreeSet<>(c.cohorts)));
+        decided(c.txnId, new Decision(Outcome.COMMITTED, ct, now, new TreeSet<>(c.cohorts)));
         metrics.writesCommitted++;
         for (int p : c.cohorts) send(p, new Commit(clock, c.txnId, ct));
         c.reply.reply(new WriteReply(c.requestId, clock, Outcome.COMMITTED, stamp(ct, self)));
@@ -418,14 +428,20 @@ public final class EigerPartition implements PartitionServer {
         metrics.presumedAborts++;
         metrics.writesAborted++;
         Decision d = new Decision(Outcome.ABORTED, 0, time.nowMicros(), new TreeSet<>());
-        decisions.put(id, d);
+        decided(id, d);
         return d;
+    }
+
+    private void decided(TxnId id, Decision d) {
+        decisions.put(id, d);
+        decisionOrder.addLast(new DecisionEntry(id, d));
+        if (!d.unacked.isEmpty()) unackedDecisions.put(id, d);
     }
 
     /** Aborts an undecided coordinated transaction: tells the client and the cohorts that voted. */
     private void abort(CoordTxn c) {
         coordinating.remove(c.txnId);
-        decisions.put(c.txnId, new Decision(Outcome.ABORTED, 0, time.nowMicros(), new TreeSet<>()));
+        decided(c.txnId, new Decision(Outcome.ABORTED, 0, time.nowMicros(), new TreeSet<>()));
         metrics.writesAborted++;
         for (int p : c.votes.keySet()) if (p != self) send(p, new Abort(clock, c.txnId));
         if (c.haveRequest) c.reply.reply(new WriteReply(c.requestId, clock, Outcome.ABORTED, 0));
@@ -446,7 +462,10 @@ public final class EigerPartition implements PartitionServer {
         } else if (message instanceof Ack a) {
             receive(a.clock());
             Decision d = decisions.get(a.txnId());
-            if (d != null) d.unacked.remove(from);
+            if (d != null && d.unacked.remove(from) && d.unacked.isEmpty()) {
+                unackedDecisions.remove(a.txnId());
+                if (d.expired) decisions.remove(a.txnId());
+            }
         } else if (message instanceof CheckTxn c) onCheck(from, c);
         else if (message instanceof CheckTxnReply r) onCheckReply(from, r);
         // anything else is another protocol's message: ignored
@@ -555,15 +574,19 @@ public final class EigerPartition implements PartitionServer {
             metrics.coordinatorTimeouts++;
             abort(c);
         }
-        // Coordinator: resend commits not acknowledged; forget old decisions.
-        for (Iterator<Map.Entry<TxnId, Decision>> it = decisions.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<TxnId, Decision> e = it.next();
+        // Coordinator: resend commits not acknowledged; forget old decisions (kept while a cohort has not acknowledged).
+        for (Map.Entry<TxnId, Decision> e : unackedDecisions.entrySet()) {
             Decision d = e.getValue();
-            if (!d.unacked.isEmpty() && now - d.lastResendMicros >= Math.max(interval, timeout / 4)) {
+            if (now - d.lastResendMicros >= Math.max(interval, timeout / 4)) {
                 d.lastResendMicros = now;
                 for (int p : d.unacked) send(p, new Commit(clock, e.getKey(), d.commitTime));
             }
-            if (d.unacked.isEmpty() && now - d.decidedAtMicros >= config.decisionRetentionMicros()) it.remove();
+        }
+        while (!decisionOrder.isEmpty() && now - decisionOrder.peekFirst().decision().decidedAtMicros >= config.decisionRetentionMicros()) {
+            DecisionEntry oldest = decisionOrder.pollFirst();
+            if (decisions.get(oldest.txnId()) != oldest.decision()) continue; // forgotten and decided again since
+            if (oldest.decision().unacked.isEmpty()) decisions.remove(oldest.txnId());
+            else oldest.decision().expired = true;
         }
         // Cohort: ask about transactions pending for longer than the timeout.
         TreeSet<TxnId> stale = new TreeSet<>();

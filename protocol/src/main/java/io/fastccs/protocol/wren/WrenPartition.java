@@ -116,6 +116,8 @@ final class WrenPartition implements PartitionServer {
 
     /** Coordinator side: transactions this partition coordinates, and abort decisions presumed for unknown ones. */
     private final TreeMap<TxnId, CoordTxn> coordinated = new TreeMap<>();
+    /** The undecided among them: what the tick checks for timeouts (decided ones are kept for a minute). */
+    private final TreeMap<TxnId, CoordTxn> undecided = new TreeMap<>();
 
     /** Where prepared writes are made durable (the nodes); nowhere in the simulator. */
     private final WriteLog writeLog;
@@ -238,6 +240,7 @@ final class WrenPartition implements PartitionServer {
         CoordTxn t = new CoordTxn(shares, now);
         t.waiters.add(new Waiter(reply, c.requestId()));
         coordinated.put(c.txnId(), t);
+        undecided.put(c.txnId(), t);
         long ht = Math.max(c.lt(), c.hwt());
         for (Map.Entry<Integer, List<KeyValue>> e : shares.entrySet()) {
             if (e.getKey() == self) continue;
@@ -325,6 +328,7 @@ final class WrenPartition implements PartitionServer {
         t.outcome = Outcome.COMMITTED;
         t.ct = ct;
         t.decidedAtMicros = time.nowMicros();
+        undecided.remove(id);
         // Answer the client now (Wren replies before the commit is applied), then tell the participants.
         for (Waiter w : t.waiters) w.reply().reply(new CommitReply(w.requestId(), id, Outcome.COMMITTED, ct));
         t.waiters.clear();
@@ -375,6 +379,7 @@ final class WrenPartition implements PartitionServer {
         if (t.outcome != Outcome.UNDECIDED) throw new IllegalStateException("abort after a decision: " + id);
         t.outcome = Outcome.ABORTED;
         t.decidedAtMicros = now;
+        undecided.remove(id);
         for (Waiter w : t.waiters) w.reply().reply(new CommitReply(w.requestId(), id, Outcome.ABORTED, -1));
         t.waiters.clear();
         for (int p : t.shares.keySet()) send(p, new Abort(id));
@@ -397,8 +402,8 @@ final class WrenPartition implements PartitionServer {
     private void timeouts(long now) {
         long timeout = config.transactionTimeoutMicros();
         List<Map.Entry<TxnId, CoordTxn>> expired = new ArrayList<>();
-        for (Map.Entry<TxnId, CoordTxn> e : coordinated.entrySet())
-            if (e.getValue().outcome == Outcome.UNDECIDED && now - e.getValue().startedAtMicros >= timeout) expired.add(e);
+        for (Map.Entry<TxnId, CoordTxn> e : undecided.entrySet())
+            if (now - e.getValue().startedAtMicros >= timeout) expired.add(e);
         for (Map.Entry<TxnId, CoordTxn> e : expired) abort(e.getKey(), e.getValue(), now);
 
         List<Map.Entry<TxnId, PreparedTxn>> stuck = new ArrayList<>();

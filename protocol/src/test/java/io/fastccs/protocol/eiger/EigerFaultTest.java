@@ -119,4 +119,25 @@ class EigerFaultTest {
         c.partitions[0].onClientRequest(out::add, new Read1(51, 0, List.of(A)));
         assertThat(str(new io.fastccs.protocol.messages.ReadValue(A, ((ReadReply) out.get(1)).values().get(0).value(), 1))).isEqualTo("a3");
     }
+
+    @Test
+    void aDecisionIsForgottenAfterItsRetentionButNotBeforeEveryCohortAcknowledged() {
+        EigerTestCluster c = new EigerTestCluster(2, CONFIG, Set.of());
+        EigerSession s = c.session(1);
+        writeBoth(c, s, "a1", "b1"); // acknowledged by its cohort
+        WriteStep unacked = c.startWrite(s, writes("a2", "b2"), FIRST);
+        c.deliverAll(e -> !peer(EigerMessages.Ack.class).test(e));
+        c.inFlight.removeIf(peer(EigerMessages.Ack.class)); // the cohort's acknowledgement is lost
+        assertThat(unacked.outcome()).isEqualTo(Outcome.COMMITTED);
+        assertThat(c.partitions[0].toString()).contains("decisions=2");
+
+        c.tick(60_000);
+        assertThat(c.partitions[0].toString()).contains("decisions=2"); // within the retention
+        c.tick(60_000);
+        c.inFlight.removeIf(peer(EigerMessages.Ack.class)); // the acknowledgements of resent commits are lost too
+        assertThat(c.partitions[0].toString()).contains("decisions=1"); // the acknowledged one went
+        c.tick(10_000);
+        c.deliverAll(); // a resent commit is acknowledged at last
+        assertThat(c.partitions[0].toString()).contains("decisions=0");
+    }
 }

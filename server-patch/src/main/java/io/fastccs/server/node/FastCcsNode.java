@@ -279,10 +279,13 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
             send(transmit);
         }
 
-        /** {@code transmit} null: only takes note of the writes made so far. */
+        /**
+         * {@code transmit} null: only takes note of the writes made so far. They are handed to the store's writers (or
+         * the group's log) at the end of the step, with the step's later writes, so a step's writes go together.
+         */
         void send(Runnable transmit) {
             noteSettled();
-            if (store.takeDirty()) held.after(store.whenDurable());
+            if (store.takeDirty()) held.after(store.durableMark());
             if (transmit != null) held.send(transmit);
         }
     }

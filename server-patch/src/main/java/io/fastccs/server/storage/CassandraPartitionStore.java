@@ -57,7 +57,9 @@ import java.util.function.Consumer;
  *
  * <p><b>Writes</b> are {@link Mutation}s applied directly to the local storage engine, never through the
  * coordinator, on a small pool of writer threads: with {@code commitlog_sync: batch} or {@code group}, applying a
- * mutation blocks until the commit log is synced, and mutations applied concurrently share a sync. The calling
+ * mutation blocks until the commit log is synced, and mutations applied concurrently share a sync. A step's writes
+ * are handed over together at its end ({@link #endOfStep}), those to one Cassandra partition merged into one mutation
+ * (the transaction records, decisions and snapshot of a partition share one: {@link MutationWriter}). The calling
  * (protocol) thread never waits; {@link #whenDurable()} tells when everything issued so far is applied. Every
  * mutation carries a timestamp from {@link #nextTimestamp()}, strictly increasing in issue order, so a later
  * write to the same row (an outcome after its prepared record, a deletion after a version) wins however the
@@ -186,6 +188,8 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private final VersionCache cache;
     private final PendingWrites pending = new PendingWrites();
     private final ThreadPoolExecutor writers;
+    /** Hands each step's mutations to {@link #writers}, merged (replication factor 1). */
+    private final MutationWriter mutationWriter;
     private final ThreadPoolExecutor loaders;
     /** Keys being loaded off the protocol thread (protocol thread only). */
     private final Map<Key, Loading> loading = new HashMap<>();
@@ -234,6 +238,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             t.setDaemon(true);
             return t;
         });
+        this.mutationWriter = new MutationWriter(writers, pending, this::writeFailed);
         this.loaders = new ThreadPoolExecutor(settings.loaderThreads(), settings.loaderThreads(), 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "fastccs-store-" + self + "-loader-" + threadCount.incrementAndGet());
@@ -579,7 +584,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     @Override
     public CompletableFuture<Void> whenDurable() {
-        appendBatch();
+        handOver();
         return pending.whenApplied();
     }
 
@@ -590,7 +595,20 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     @Override
     public void endOfStep() {
-        appendBatch();
+        handOver();
+    }
+
+    /** The writes made so far go: into the group's log (replicated), or to the writer threads. Protocol thread only. */
+    private void handOver() {
+        if (log != null) {
+            appendBatch();
+            return;
+        }
+        try {
+            mutationWriter.flush();
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException("FastCCS store " + self + " is closed", e);
+        }
     }
 
     /**
@@ -637,6 +655,13 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     @Override
     public void close() {
         if (closed) return;
+        if (log == null) {
+            try {
+                mutationWriter.flush();
+            } catch (RejectedExecutionException e) {
+                // not accepting any more: the writes it held are failed
+            }
+        }
         closed = true;
         writers.shutdown();
         loaders.shutdown();
@@ -688,19 +713,12 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             batchWrites.add(write);
             return;
         }
-        try {
-            writers.execute(() -> apply(mutation, write));
-        } catch (RejectedExecutionException e) {
-            pending.completed(write, e);
-            throw new IllegalStateException("FastCCS store " + self + " is closed", e);
-        }
+        mutationWriter.add(mutation, write); // handed over at the end of the step, or when a message asks
     }
 
-    private void apply(Mutation mutation, PendingWrites.Write write) {
-        LocalMutations.applyDurably(mutation, pending, write, t -> {
-            if (writeFailure == null) writeFailure = t;
-            logger.error("FastCCS store {}: write to {} failed; durability is lost", self, mutation.getKeyspaceName(), t);
-        });
+    private void writeFailed(Throwable t) {
+        if (writeFailure == null) writeFailure = t;
+        logger.error("FastCCS store {}: a write failed; durability is lost", self, t);
     }
 
     private void awaitPendingWrites() {

@@ -37,6 +37,7 @@ public final class ComparedWriteStore implements DurableWriteLog {
     private final ColumnFamilyStore table;
     private final PendingWrites pending = new PendingWrites();
     private final ThreadPoolExecutor writers;
+    private final MutationWriter mutationWriter;
     private long lastTimestamp;
     private boolean dirty;
     private volatile Throwable writeFailure;
@@ -50,6 +51,10 @@ public final class ComparedWriteStore implements DurableWriteLog {
             Thread t = new Thread(r, this.protocol + "-writes-" + self + "-writer-" + threads.incrementAndGet());
             t.setDaemon(true);
             return t;
+        });
+        this.mutationWriter = new MutationWriter(writers, pending, t -> {
+            if (writeFailure == null) writeFailure = t;
+            logger.error("{} writes of partition {}: a write failed; durability is lost", this.protocol, self, t);
         });
     }
 
@@ -76,23 +81,14 @@ public final class ComparedWriteStore implements DurableWriteLog {
                     .add("txn_client", txnId.client())
                     .add("txn_sequence", txnId.sequence())
                     .add("value", ByteBuffer.wrap(kv.value()));
-            Mutation mutation = new Mutation(update.build());
-            PendingWrites.Write write = pending.issue(null, null);
+            mutationWriter.add(new Mutation(update.build()), pending.issue(null, null));
             dirty = true;
-            try {
-                writers.execute(() -> apply(mutation, write));
-            } catch (RejectedExecutionException e) {
-                pending.completed(write, e);
-                throw new IllegalStateException(protocol + " writes of partition " + self + " are closed", e);
-            }
         }
-    }
-
-    private void apply(Mutation mutation, PendingWrites.Write write) {
-        LocalMutations.applyDurably(mutation, pending, write, t -> {
-            if (writeFailure == null) writeFailure = t;
-            logger.error("{} writes of partition {}: a write failed; durability is lost", protocol, self, t);
-        });
+        try {
+            mutationWriter.flush(); // handed over together, as FastCCS's store hands over a step's writes
+        } catch (RejectedExecutionException e) {
+            throw new IllegalStateException(protocol + " writes of partition " + self + " are closed", e);
+        }
     }
 
     @Override

@@ -23,16 +23,17 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     CompletableFuture<Void> whenDurable();
 
     /**
-     * As {@link #whenDurable()}, but without hurrying the writes: a replicated store appends them at the end of the
-     * step as usual. For a host taking note of a moment it may have to wait for later.
+     * As {@link #whenDurable()}, but without hurrying the writes: they are handed over at the end of the step as
+     * usual ({@link #endOfStep}), with the step's later writes. For a host inside a step: what it sends waits for this.
      */
     default CompletableFuture<Void> durableMark() {
         return whenDurable();
     }
 
     /**
-     * The host's protocol step (one handler or tick) ended. A replicated store puts the step's writes into its
-     * group's log as one entry here, unless a message already asked for them ({@link #whenDurable()}).
+     * The host's protocol step (one handler or tick) ended: the step's writes are handed over together, unless
+     * {@link #whenDurable()} already asked for them. A replicated store puts them into its group's log as one entry,
+     * a store at replication factor 1 gives them to its writer threads, merged where they share a Cassandra partition.
      */
     default void endOfStep() {
     }

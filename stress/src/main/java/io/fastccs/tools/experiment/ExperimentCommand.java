@@ -44,13 +44,14 @@ import java.util.concurrent.Callable;
                 + "bin/fastccs plot.",
                 "Names: latency (fig. 4.1), keys-per-read (4.2), keys-per-write (4.3), value-size (4.4), "
                 + "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client "
-                + "threads), write-batch (write-only transactions against logged batches), all (every one of them "
-                + "on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the simulator: "
+                + "threads), write-batch (write-only transactions against logged batches), skew (hot keys: Zipf "
+                + "parameter 0.6, 1.0, 1.4 over 1,000 keys by write fraction 0.05, 0.2, 0.5, points ZIPF/WRITE_FRACTION; "
+                + "every run also reports how stale its reads were), all (every one of them on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the simulator: "
                 + "bin/fastccs experiment sim-rounds and sim-skew. 'replication' (FastCCS at replication factor 3 "
                 + "against 1 and against plain Cassandra at factor 3) runs two clusters of its own, with its own "
                 + "options: bin/fastccs experiment replication --help."})
 public final class ExperimentCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, threads, write-batch or all (replication: see above)")
+    @Parameters(index = "0", paramLabel = "NAME", description = "latency, keys-per-read, keys-per-write, value-size, write-fraction, partitions, threads, write-batch, skew or all (replication: see above)")
     String name;
     @Option(names = "--dir", paramLabel = "DIR", description = "the cluster directory; a cluster already running there is used as it is (default: <repo>/.cluster-experiments)")
     Path dir;
@@ -112,6 +113,18 @@ public final class ExperimentCommand implements Callable<Integer> {
         add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), COMPARED, "mixed"));
         add(new Experiment("threads", "-", "threads", List.of("4", "8", "16", "32", "64"), COMPARED, "mixed"));
         add(new Experiment("write-batch", "-", "workload", List.of("write-only"), ALL_MODES, "write"));
+        // Issue 14: hot keys. Each point is a Zipf parameter over SKEW_KEYS keys and a write fraction.
+        add(new Experiment("skew", "-", "zipf/write-fraction", skewPoints(), COMPARED, "mixed"));
+    }
+
+    /** The skew experiment's population, as issue 14 asks: a thousand keys. */
+    static final int SKEW_KEYS = 1000;
+
+    private static List<String> skewPoints() {
+        List<String> points = new ArrayList<>();
+        for (String zipf : List.of("0.6", "1.0", "1.4"))
+            for (String writeFraction : List.of("0.05", "0.2", "0.5")) points.add(zipf + "/" + writeFraction);
+        return points;
     }
 
     private static void add(Experiment e) {
@@ -120,7 +133,8 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     static final String CSV_HEADER = "experiment,figure,parameter,value,mode,rep,op_rate,reads,writes,errors,seconds,"
             + "mean_ms,read_p50_ms,read_p95_ms,read_p99_ms,write_p50_ms,write_p95_ms,write_p99_ms,second_round_pct,rounds_per_read,"
-            + "node_cpu_us_per_op,client_cpu_us_per_op,load_avg_1m,frames_per_op,peer_frames_per_op,bytes_per_op";
+            + "node_cpu_us_per_op,client_cpu_us_per_op,load_avg_1m,frames_per_op,peer_frames_per_op,bytes_per_op,"
+            + "stale_read_pct,staleness_mean_ms,staleness_p99_ms";
 
     @Override
     public Integer call() throws Exception {
@@ -266,20 +280,22 @@ public final class ExperimentCommand implements Callable<Integer> {
         StressResult r = m.result();
         String frames = Double.isNaN(m.framesPerOp()) ? "" : String.format(Locale.ROOT, "  frames per op %.2f (%.2f between partitions), %.0f bytes",
                 m.framesPerOp(), m.peerFramesPerOp(), m.bytesPerOp());
-        return String.format(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  errors %d  CPU per op: nodes %.0f us, client %.0f us%s  (load %.1f)",
+        return String.format(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  stale %.3f%% (p99 %.1f ms)  errors %d  CPU per op: nodes %.0f us, client %.0f us%s  (load %.1f)",
                 r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
-                100 * r.secondRoundShare(), r.errors(), m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), frames, m.loadAverage());
+                100 * r.secondRoundShare(), 100 * r.staleReads().staleShare(), r.staleReads().p99Ms(), r.errors(),
+                m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), frames, m.loadAverage());
     }
 
     /** One row of CSV_HEADER. */
     static String csvRow(String experiment, String figure, String parameter, String value, String mode, int rep, MeteredRun m) {
         StressResult r = m.result();
-        return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f,%s,%s,%s",
+        return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f,%s,%s,%s,%.4f,%.2f,%.2f",
                 experiment, figure, parameter, value, mode, rep,
                 r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
                 r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
                 m.nodeCpuMicrosPerOp(), m.clientCpuMicrosPerOp(), m.loadAverage(),
-                known("%.3f", m.framesPerOp(), ""), known("%.3f", m.peerFramesPerOp(), ""), known("%.1f", m.bytesPerOp(), ""));
+                known("%.3f", m.framesPerOp(), ""), known("%.3f", m.peerFramesPerOp(), ""), known("%.1f", m.bytesPerOp(), ""),
+                100 * r.staleReads().staleShare(), r.staleReads().meanMs(), r.staleReads().p99Ms());
     }
 
     /** {@code value} formatted, or {@code unknown} for NaN (empty in the CSV, a dash in the tables). */
@@ -289,16 +305,31 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     String[] arguments(Experiment e, String value, StressOptions.Mode mode, Ports ports, List<String> hosts) {
         String threadCount = e.parameter().equals("threads") ? value : Integer.toString(run.threads);
+        String population = "gaussian(1.." + run.keys + ")";
+        if (e.name().equals("skew")) population = "zipf(1.." + SKEW_KEYS + "," + skewPart(value, 0) + ")";
         List<String> args = new ArrayList<>(List.of(e.command(), "duration=" + run.seconds + "s", "-rate", "threads=" + threadCount,
-                "-pop", "dist=gaussian(1.." + run.keys + ")", "-warmup", "duration=" + run.warmup + "s",
+                "-pop", "dist=" + population, "-warmup", "duration=" + run.warmup + "s",
                 "-mode", mode.word(), "-port", "native=" + ports.cql(), "fastccs=" + ports.fastccs()));
         args.addAll(List.of("-node", String.join(",", hosts)));
         switch (e.parameter()) {
             case "keys-per-read", "keys-per-write", "value-size", "write-fraction", "partitions" ->
                     args.addAll(List.of("-txn", e.parameter() + "=" + value));
+            case "zipf/write-fraction" -> args.addAll(List.of("-txn", "write-fraction=" + skewPart(value, 1)));
             default -> { }
         }
         return args.toArray(String[]::new);
+    }
+
+    /** Part {@code index} of a skew point {@code ZIPF/WRITE_FRACTION}, checked to be a number. */
+    static String skewPart(String point, int index) {
+        String[] parts = point.split("/");
+        if (parts.length != 2) throw new IllegalArgumentException("a skew point is ZIPF/WRITE_FRACTION (e.g. 1.0/0.2), got '" + point + "'");
+        try {
+            Double.parseDouble(parts[index]);
+        } catch (NumberFormatException bad) {
+            throw new IllegalArgumentException("a skew point is ZIPF/WRITE_FRACTION (e.g. 1.0/0.2), got '" + point + "'");
+        }
+        return parts[index];
     }
 
     /** Percentile, latency pairs of each mode's reads and writes over all repetitions: the CDF of figure 4.1. */
@@ -329,19 +360,21 @@ public final class ExperimentCommand implements Callable<Integer> {
      */
     static void printRatios(Experiment e, List<String> values, List<Row> rows, PrintStream out) {
         out.printf("%n%s (figure %s): mean over repetitions%n", e.name(), e.figure());
-        out.printf("%-16s %-9s %12s %12s %12s %12s %12s %14s %10s %10s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
-                "2nd round %", "fastccs / it", "node CPU us/op", "frames/op", "bytes/op");
+        out.printf("%-19s %-9s %12s %12s %12s %12s %12s %14s %10s %10s %9s %13s%n", e.parameter(), "mode", "op/s", "read p99 ms", "write p99 ms",
+                "2nd round %", "fastccs / it", "node CPU us/op", "frames/op", "bytes/op", "stale %", "stale p99 ms");
         for (String value : values) {
             double fastccs = mean(rows, value, StressOptions.Mode.FASTCCS, Row::opRate);
             for (StressOptions.Mode mode : e.modes()) {
                 double rate = mean(rows, value, mode, Row::opRate);
-                out.printf(Locale.ROOT, "%-16s %-9s %,12.0f %12.2f %12.2f %12.3f %12s %14.0f %10s %10s%n", value, mode.word(), rate,
+                out.printf(Locale.ROOT, "%-19s %-9s %,12.0f %12.2f %12.2f %12.3f %12s %14.0f %10s %10s %9.3f %13.1f%n", value, mode.word(), rate,
                         mean(rows, value, mode, r -> r.result().read().p99()), mean(rows, value, mode, r -> r.result().write().p99()),
                         100 * mean(rows, value, mode, r -> r.result().secondRoundShare()),
                         mode != StressOptions.Mode.FASTCCS && fastccs > 0 && rate > 0 ? String.format(Locale.ROOT, "%.2f", fastccs / rate) : "-",
                         mean(rows, value, mode, Row::nodeCpuMicrosPerOp),
                         known("%.2f", mean(rows, value, mode, r -> r.metered().framesPerOp()), "-"),
-                        known("%.0f", mean(rows, value, mode, r -> r.metered().bytesPerOp()), "-"));
+                        known("%.0f", mean(rows, value, mode, r -> r.metered().bytesPerOp()), "-"),
+                        100 * mean(rows, value, mode, r -> r.result().staleReads().staleShare()),
+                        mean(rows, value, mode, r -> r.result().staleReads().p99Ms()));
             }
         }
     }

@@ -1,12 +1,13 @@
 package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
+import io.fastccs.workload.Staleness;
 import org.HdrHistogram.Histogram;
 
-/** The figures of one measured run; latencies in milliseconds, the histograms in microseconds. */
+/** The figures of one measured run; latencies in milliseconds, the histograms in microseconds; how stale reads were. */
 public record StressResult(String mode, double seconds, long reads, long writes, long errors, double opRate,
                            Latency all, Latency read, Latency write, long secondRoundReads, long readRounds,
-                           CheckResult check, Histogram readHistogram, Histogram writeHistogram) {
+                           CheckResult check, Histogram readHistogram, Histogram writeHistogram, Staleness.Summary staleReads) {
     public record Latency(double mean, double median, double p95, double p99, double p999, double max) {}
 
     public double secondRoundShare() {

@@ -4,6 +4,7 @@ import io.fastccs.tools.progress.Progress;
 
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.TccChecker;
+import io.fastccs.workload.Staleness;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
@@ -34,6 +35,7 @@ public final class StressRun {
     private final Recorder readLatency = new Recorder(MAX_LATENCY_US, 3), writeLatency = new Recorder(MAX_LATENCY_US, 3);
     private final AtomicLong reads = new AtomicLong(), writes = new AtomicLong(), readErrors = new AtomicLong(),
             writeErrors = new AtomicLong(), secondRounds = new AtomicLong(), rounds = new AtomicLong(), remaining = new AtomicLong();
+    private final Staleness staleness = new Staleness();
     private final AtomicBoolean stop = new AtomicBoolean();
     private volatile boolean measuring;
     private volatile Throwable workerFailure;
@@ -89,6 +91,7 @@ public final class StressRun {
         if (warm) {
             readLatency.reset();
             writeLatency.reset();
+            staleness.reset();
         }
         long r0 = warm ? reads.get() : 0, w0 = warm ? writes.get() : 0, re0 = warm ? readErrors.get() : 0,
                 we0 = warm ? writeErrors.get() : 0, s0 = warm ? secondRounds.get() : 0, ro0 = warm ? rounds.get() : 0;
@@ -165,7 +168,8 @@ public final class StressRun {
         }
         StressResult result = new StressResult(backend.name(), seconds, nReads, nWrites,
                 readErrors.get() - re0 + writeErrors.get() - we0, (nReads + nWrites) / seconds, latency(all),
-                latency(allReads), latency(allWrites), secondRounds.get() - s0, rounds.get() - ro0, check, allReads, allWrites);
+                latency(allReads), latency(allWrites), secondRounds.get() - s0, rounds.get() - ro0, check, allReads, allWrites,
+                staleness.summary());
         if (!o.quiet) printSummary(result, readErrors.get() - re0, writeErrors.get() - we0);
         return result;
     }
@@ -186,6 +190,7 @@ public final class StressRun {
                 long[] keys = pickKeys(random, write ? o.keysPerWrite : o.keysPerRead);
                 long began = timer.begin();
                 if (stop.get()) break;
+                long issued = System.nanoTime(); // when it really left, for staleness (began may be an intended start)
                 if (write) {
                     long[] values = new long[keys.length];
                     for (int i = 0; i < keys.length; i++) values[i] = history.nextValue();
@@ -197,6 +202,7 @@ public final class StressRun {
                     }
                     long latency = timer.end(began);
                     if (status == StressBackend.WriteStatus.OK) {
+                        staleness.written(keys, values, issued / 1000, System.nanoTime() / 1000);
                         history.write(sessionId, keys, values, true);
                         writes.incrementAndGet();
                         writeLatency.recordValue(Math.min(MAX_LATENCY_US, latency / 1000));
@@ -211,6 +217,7 @@ public final class StressRun {
                         long[] values = session.read(keys);
                         long latency = timer.end(began);
                         history.read(sessionId, keys, values);
+                        staleness.read(keys, values, issued / 1000);
                         reads.incrementAndGet();
                         int r = session.lastRounds();
                         rounds.addAndGet(r);
@@ -288,6 +295,9 @@ public final class StressRun {
         out.printf(Locale.ROOT, "Second-round reads        : %10.3f %%    (%,d of %,d reads)%n", 100 * r.secondRoundShare(),
                 r.secondRoundReads(), r.reads());
         out.printf(Locale.ROOT, "Rounds per read           : %10.4f%n", r.roundsPerRead());
+        Staleness.Summary stale = r.staleReads();
+        out.printf(Locale.ROOT, "Stale key reads           : %10.3f %%    (%,d of %,d; mean %.1f ms, p99 %.1f ms, max %.1f ms behind a newer acknowledged write)%n",
+                100 * stale.staleShare(), stale.staleKeyReads(), stale.keyReads(), stale.meanMs(), stale.p99Ms(), stale.maxMs());
         if (r.check() != null) {
             out.printf("History check (TCC)       : %s%n", r.check().summary());
             r.check().anomalies().stream().limit(5).forEach(a -> out.println("  " + a));

@@ -27,6 +27,10 @@ class ExperimentCommandTest {
                         case "write-fraction" -> assertThat(o.writeFraction).isEqualTo(Double.parseDouble(value));
                         case "partitions" -> assertThat(o.partitionsPerTxn).isEqualTo(Integer.parseInt(value));
                         case "threads" -> assertThat(o.threads).isEqualTo(Integer.parseInt(value));
+                        case "zipf/write-fraction" -> {
+                            assertThat(o.writeFraction).isEqualTo(Double.parseDouble(value.split("/")[1]));
+                            assertThat(o.describe()).contains("zipf(1..1000," + value.split("/")[0]);
+                        }
                         default -> assertThat(o.keysPerRead).isEqualTo(5); // Table 4.1 otherwise
                     }
                 }
@@ -53,5 +57,14 @@ class ExperimentCommandTest {
         ExperimentCommand command = new ExperimentCommand();
         command.name = "fig-9";
         assertThatThrownBy(command::call).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keys-per-read");
+    }
+
+    @Test
+    void aSkewPointNamesItsZipfParameterAndWriteFraction() {
+        assertThat(ExperimentCommand.skewPart("1.4/0.5", 0)).isEqualTo("1.4");
+        assertThat(ExperimentCommand.skewPart("1.4/0.5", 1)).isEqualTo("0.5");
+        assertThatThrownBy(() -> ExperimentCommand.skewPart("1.4", 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ZIPF/WRITE_FRACTION");
+        assertThatThrownBy(() -> ExperimentCommand.skewPart("high/0.5", 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -102,7 +102,7 @@ class ReplicationExperimentTest {
     private static ReplicationExperiment.Row row(String workload, ReplicationExperiment.Arm arm, double opRate, double readP99, double writeP99) {
         StressResult.Latency read = new StressResult.Latency(1, 1, 1, readP99, readP99, readP99);
         StressResult.Latency write = new StressResult.Latency(1, 1, 1, writeP99, writeP99, writeP99);
-        StressResult r = new StressResult(arm.name(), 10, 95, 5, 0, opRate, read, read, write, 0, 95, null, null, null);
+        StressResult r = new StressResult(arm.name(), 10, 95, 5, 0, opRate, read, read, write, 0, 95, null, null, null, io.fastccs.workload.Staleness.Summary.NONE);
         return new ReplicationExperiment.Row(workload, arm, 1, r, 100, 50, 1.0);
     }
 }

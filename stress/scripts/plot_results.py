@@ -76,11 +76,15 @@ def plot_sweep(name, data, out_dir, setup):
     ax.set_ylim(bottom=0)
     ax2.set_ylabel("read latency p99 (ms)")
     ax2.set_ylim(bottom=0)
-    fig.suptitle(title + " (labels: FastCCS / cql)", fontsize=11)
-    fig.text(0.01, 0.01, setup, fontsize=7, color="gray")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    out = os.path.join(out_dir, name + ".png")
-    fig.savefig(out, dpi=110)
+    return finish(fig, title + " (labels: FastCCS / cql)", setup, os.path.join(out_dir, name + ".png"))
+
+
+def finish(fig, title, setup, out, dpi=110, bottom=0.04):
+    """Titles the figure, notes the setup at its foot and writes it to `out`."""
+    fig.suptitle(title, fontsize=11)
+    fig.text(0.01, bottom / 4, setup, fontsize=7, color="gray")
+    fig.tight_layout(rect=(0, bottom, 1, 1 - (0.02 if bottom < 0.04 else 0)))
+    fig.savefig(out, dpi=dpi)
     plt.close(fig)
     return out
 
@@ -116,13 +120,8 @@ def plot_skew(data, out_dir, setup):
                 ax.set_title(f"write fraction {wf}", fontsize=10)
             if row == 0 and col == 0:
                 ax.legend(fontsize=7)
-    fig.suptitle("Hot keys: throughput, second rounds and staleness against skew (issue 14)", fontsize=11)
-    fig.text(0.01, 0.005, setup, fontsize=7, color="gray")
-    fig.tight_layout(rect=(0, 0.02, 1, 0.98))
-    out = os.path.join(out_dir, "skew.png")
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
-    return out
+    return finish(fig, "Hot keys: throughput, second rounds and staleness against skew (issue 14)", setup,
+                  os.path.join(out_dir, "skew.png"), dpi=100, bottom=0.02)
 
 
 def plot_cdf(data, out_dir, setup):
@@ -138,13 +137,7 @@ def plot_cdf(data, out_dir, setup):
         ax.legend(fontsize=8)
         ax.set_title(("read-only" if op == "read" else "write-only") + " transactions", fontsize=10)
     axes[0].set_ylabel("cumulative fraction")
-    fig.suptitle("Figure 4.1: latency CDF (Table 4.1 workload)", fontsize=11)
-    fig.text(0.01, 0.01, setup, fontsize=7, color="gray")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
-    out = os.path.join(out_dir, "latency-cdf.png")
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return finish(fig, "Figure 4.1: latency CDF (Table 4.1 workload)", setup, os.path.join(out_dir, "latency-cdf.png"))
 
 
 REPLICATION_ARMS = {"fastccs-rf1": ("FastCCS, RF=1", "tab:cyan"), "fastccs-rf3": ("FastCCS, RF=3", "tab:blue"),

@@ -152,6 +152,12 @@ public final class ExperimentCommand implements Callable<Integer> {
             if (chosen.isEmpty()) throw new IllegalArgumentException("--modes " + String.join(",", modes) + ": none of them is a mode of " + name);
         }
 
+        // Every run's options parse before anything starts: a mistyped point must not cost a cluster start and a priming.
+        for (Experiment e : chosen)
+            for (String value : points != null ? points : e.values())
+                for (StressOptions.Mode mode : e.modes())
+                    StressOptions.parse(arguments(e, value, mode, Ports.DEFAULT, List.of(Ports.DEFAULT.address(1))));
+
         if (remoteNodes != null && !remoteNodes.isEmpty()) {
             System.out.println("Using the cluster of " + remoteNodes + " (node CPU is not metered there)");
             Files.createDirectories(out);

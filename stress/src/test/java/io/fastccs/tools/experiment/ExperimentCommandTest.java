@@ -67,4 +67,18 @@ class ExperimentCommandTest {
                 .hasMessageContaining("ZIPF/WRITE_FRACTION");
         assertThatThrownBy(() -> ExperimentCommand.skewPart("high/0.5", 0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aBadPointIsRefusedBeforeAnyClusterStarts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        ExperimentCommand command = new ExperimentCommand();
+        command.name = "skew";
+        command.points = List.of("1.0");
+        command.dir = tmp.resolve("cluster");
+        assertThatThrownBy(command::call).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ZIPF/WRITE_FRACTION");
+        assertThat(command.dir).doesNotExist();
+        command.name = "keys-per-read";
+        command.points = List.of("many");
+        assertThatThrownBy(command::call).isInstanceOf(IllegalArgumentException.class);
+        assertThat(command.dir).doesNotExist();
+    }
 }

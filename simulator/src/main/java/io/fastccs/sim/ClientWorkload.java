@@ -216,12 +216,7 @@ final class ClientWorkload {
             rec.outcome = Outcome.COMMITTED;
             history.add(rec);
             stats.recordRead(r.rounds(), events.now() - opStartedAt, r.secondRoundPartitions());
-            long[] readKeyIds = new long[rec.ops.size()], readValueIds = new long[rec.ops.size()];
-            for (int i = 0; i < rec.ops.size(); i++) {
-                readKeyIds[i] = rec.ops.get(i).key();
-                readValueIds[i] = rec.ops.get(i).value();
-            }
-            stats.staleness.read(readKeyIds, readValueIds, opStartedAt);
+            stats.staleness.read(rec.keys(), rec.values(), opStartedAt);
             events.schedule(0, this::startNext);
         }
 
@@ -303,12 +298,7 @@ final class ClientWorkload {
             if (txn.isConfirmed()) {
                 rec.acknowledged = true;
                 stats.recordWrite(true, events.now() - opStartedAt);
-                long[] writtenKeys = new long[rec.ops.size()], writtenValues = new long[rec.ops.size()];
-                for (int i = 0; i < rec.ops.size(); i++) {
-                    writtenKeys[i] = rec.ops.get(i).key();
-                    writtenValues[i] = rec.ops.get(i).value();
-                }
-                stats.staleness.written(writtenKeys, writtenValues, opStartedAt, events.now());
+                stats.staleness.written(rec.keys(), rec.values(), opStartedAt, events.now());
             } else {
                 if (txn.failure() != null) stats.unexpectedErrors.add("write: " + txn.failure());
                 stats.recordWrite(false, events.now() - opStartedAt);

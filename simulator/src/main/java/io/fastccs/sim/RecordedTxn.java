@@ -27,4 +27,14 @@ final class RecordedTxn {
         this.session = session;
         this.write = write;
     }
+
+    /** The keys of its operations, in order. */
+    long[] keys() {
+        return ops.stream().mapToLong(Op::key).toArray();
+    }
+
+    /** The values its operations read or wrote, in the order of {@link #keys()}. */
+    long[] values() {
+        return ops.stream().mapToLong(Op::value).toArray();
+    }
 }

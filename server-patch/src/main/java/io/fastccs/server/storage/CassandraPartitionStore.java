@@ -6,10 +6,10 @@ import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.replication.ReplicatedLog;
-import org.apache.cassandra.config.Config;
-import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.cql3.QueryProcessor;
 import org.apache.cassandra.cql3.UntypedResultSet;
+import org.apache.cassandra.config.Config;
+import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.db.DecoratedKey;
 import org.apache.cassandra.db.Keyspace;
@@ -58,8 +58,7 @@ import java.util.function.Consumer;
  * <p><b>Writes</b> are {@link Mutation}s applied directly to the local storage engine, never through the
  * coordinator, on a small pool of writer threads: with {@code commitlog_sync: batch} or {@code group}, applying a
  * mutation blocks until the commit log is synced, and mutations applied concurrently share a sync. A step's writes
- * are handed over together at its end ({@link #endOfStep}), those to one Cassandra partition merged into one mutation
- * (the transaction records, decisions and snapshot of a partition share one: {@link MutationWriter}). The calling
+ * are handed over together at its end ({@link #endOfStep}, see {@link MutationWriter}). The calling
  * (protocol) thread never waits; {@link #whenDurable()} tells when everything issued so far is applied. Every
  * mutation carries a timestamp from {@link #nextTimestamp()}, strictly increasing in issue order, so a later
  * write to the same row (an outcome after its prepared record, a deletion after a version) wins however the
@@ -188,7 +187,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private final VersionCache cache;
     private final PendingWrites pending = new PendingWrites();
     private final ThreadPoolExecutor writers;
-    /** Hands each step's mutations to {@link #writers}, merged (replication factor 1). */
+    /** Hands each step's mutations to {@link #writers} (replication factor 1). */
     private final MutationWriter mutationWriter;
     private final ThreadPoolExecutor loaders;
     /** Keys being loaded off the protocol thread (protocol thread only). */
@@ -655,13 +654,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     @Override
     public void close() {
         if (closed) return;
-        if (log == null) {
-            try {
-                mutationWriter.flush();
-            } catch (RejectedExecutionException e) {
-                // not accepting any more: the writes it held are failed
-            }
-        }
+        if (log == null) mutationWriter.flush(); // the writers still run: nothing is refused
         closed = true;
         writers.shutdown();
         loaders.shutdown();
@@ -713,7 +706,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             batchWrites.add(write);
             return;
         }
-        mutationWriter.add(mutation, write); // handed over at the end of the step, or when a message asks
+        mutationWriter.add(mutation, write); // handed over at the end of the step, or when whenDurable() asks
     }
 
     private void writeFailed(Throwable t) {

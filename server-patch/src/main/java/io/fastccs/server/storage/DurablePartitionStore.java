@@ -33,7 +33,7 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     /**
      * The host's protocol step (one handler or tick) ended: the step's writes are handed over together, unless
      * {@link #whenDurable()} already asked for them. A replicated store puts them into its group's log as one entry,
-     * a store at replication factor 1 gives them to its writer threads, merged where they share a Cassandra partition.
+     * a store at replication factor 1 gives them to its writer threads.
      */
     default void endOfStep() {
     }

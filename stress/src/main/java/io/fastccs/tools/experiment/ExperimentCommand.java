@@ -46,7 +46,8 @@ import java.util.concurrent.Callable;
                 + "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client "
                 + "threads), write-batch (write-only transactions against logged batches), skew (hot keys: Zipf "
                 + "parameter 0.6, 1.0, 1.4 over 1,000 keys by write fraction 0.05, 0.2, 0.5, points ZIPF/WRITE_FRACTION; "
-                + "every run also reports how stale its reads were), all (every one of them on one cluster). Figures 4.6 and 4.8 (up to 1024 partitions) come from the simulator: "
+                + "every run also reports how stale its reads were), all (every one of them on one cluster). "
+                + "Figures 4.6 and 4.8 (up to 1024 partitions) come from the simulator: "
                 + "bin/fastccs experiment sim-rounds and sim-skew. 'replication' (FastCCS at replication factor 3 "
                 + "against 1 and against plain Cassandra at factor 3) runs two clusters of its own, with its own "
                 + "options: bin/fastccs experiment replication --help."})
@@ -329,13 +330,15 @@ public final class ExperimentCommand implements Callable<Integer> {
     /** Part {@code index} of a skew point {@code ZIPF/WRITE_FRACTION}, checked to be a number. */
     static String skewPart(String point, int index) {
         String[] parts = point.split("/");
-        if (parts.length != 2) throw new IllegalArgumentException("a skew point is ZIPF/WRITE_FRACTION (e.g. 1.0/0.2), got '" + point + "'");
         try {
-            Double.parseDouble(parts[index]);
-        } catch (NumberFormatException bad) {
-            throw new IllegalArgumentException("a skew point is ZIPF/WRITE_FRACTION (e.g. 1.0/0.2), got '" + point + "'");
+            if (parts.length == 2) {
+                Double.parseDouble(parts[index]);
+                return parts[index];
+            }
+        } catch (NumberFormatException notANumber) {
+            // said below
         }
-        return parts[index];
+        throw new IllegalArgumentException("a skew point is ZIPF/WRITE_FRACTION (e.g. 1.0/0.2), got '" + point + "'");
     }
 
     /** Percentile, latency pairs of each mode's reads and writes over all repetitions: the CDF of figure 4.1. */

@@ -190,7 +190,7 @@ public final class StressRun {
                 long[] keys = pickKeys(random, write ? o.keysPerWrite : o.keysPerRead);
                 long began = timer.begin();
                 if (stop.get()) break;
-                long issued = System.nanoTime(); // when it really left, for staleness (began may be an intended start)
+                long issued = clock.nanoTime(); // when it really left, for staleness (began may be an intended start)
                 if (write) {
                     long[] values = new long[keys.length];
                     for (int i = 0; i < keys.length; i++) values[i] = history.nextValue();
@@ -202,7 +202,7 @@ public final class StressRun {
                     }
                     long latency = timer.end(began);
                     if (status == StressBackend.WriteStatus.OK) {
-                        staleness.written(keys, values, issued / 1000, System.nanoTime() / 1000);
+                        staleness.written(keys, values, issued / 1000, clock.nanoTime() / 1000);
                         history.write(sessionId, keys, values, true);
                         writes.incrementAndGet();
                         writeLatency.recordValue(Math.min(MAX_LATENCY_US, latency / 1000));

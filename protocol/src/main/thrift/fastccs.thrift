@@ -113,6 +113,11 @@ struct WriteRequest {
   5: list<KeyValue> writes
   /** vc_c: the client's vector clock. */
   6: list<i64> clock
+  /**
+   * The largest commit time the client's session has read or written: the coordinator stamps the commit above it, so
+   * that the arbitration order (commit time, then commit clock) extends causality. Not in the thesis (docs/design.md).
+   */
+  7: i64 dependencyTime
 }
 
 /**
@@ -141,6 +146,8 @@ struct ReadReply {
   4: list<i64> maxCommitClock
   /** The partition's time when it served the read, echoed back by a SecondRoundRead. */
   5: i64 serverTime
+  /** The largest commit time of the returned versions, 0 if none; the client's next commit is stamped above it. */
+  6: i64 maxCommitTime
 }
 
 /**
@@ -153,6 +160,8 @@ struct WriteReply {
   3: Outcome outcome
   /** ct_T; present exactly when outcome is COMMITTED. */
   4: optional list<i64> commitClock
+  /** The commit time (the arbitration order's first part); present exactly when commitClock is. */
+  5: optional i64 commitTime
 }
 
 /** The coordinator's answer to an OutcomeQuery (section 3.8). */
@@ -162,6 +171,8 @@ struct OutcomeReply {
   3: Outcome outcome
   /** ct_T; present exactly when outcome is COMMITTED. */
   4: optional list<i64> commitClock
+  /** The commit time (the arbitration order's first part); present exactly when commitClock is. */
+  5: optional i64 commitTime
 }
 
 /** A refused request; nothing of it is stored. Not in the thesis. */
@@ -199,6 +210,8 @@ struct Commit {
   1: TxnId txnId
   /** ct_T: the transaction's commit clock. */
   2: list<i64> commitClock
+  /** The commit time the coordinator stamped: with ct_T, the transaction's place in the arbitration order. */
+  3: i64 commitTime
 }
 
 /** The coordinator's abort decision (section 3.8): the transaction stays invisible everywhere. */

@@ -8,8 +8,9 @@ import java.util.Base64;
 import java.util.zip.CRC32C;
 
 /**
- * A session's causal context, detached from the session: the session's vector clock (one entry per partition),
- * the number of partitions and a fingerprint of the cluster's ring. Pass it to
+ * A session's causal context, detached from the session: the session's vector clock (one entry per partition), the
+ * largest commit time the session has read or written (its next write is ordered after it), the number of partitions
+ * and a fingerprint of the cluster's ring. Pass it to
  * {@link FastCcsClient#session(CausalToken)} in this or another process to continue the same causal history: the
  * new session sees everything the exporting session had written or read when it exported the token.
  *
@@ -19,17 +20,24 @@ import java.util.zip.CRC32C;
  */
 public final class CausalToken {
     private static final byte MAGIC = (byte) 0xFC;
-    private static final byte FORMAT_VERSION = 1;
+    /** Version 2 adds the commit time; version 1 tokens still parse, with commit time 0. */
+    private static final byte FORMAT_VERSION = 2;
+    private static final byte FORMAT_VERSION_WITHOUT_TIME = 1;
     private static final String TEXT_PREFIX = "fccs1.";
     /** Far above any sequence number a partition can reach, so a token that claims more is corrupt. */
     private static final long MAX_ENTRY = 1L << 50;
     private static final int MAX_PARTITIONS = 65_536;
 
+    /** Far above any commit time (microseconds since 1970) for thousands of years. */
+    private static final long MAX_TIME = 1L << 62;
+
     private final long[] clock;
+    private final long commitTime;
     private final long ringFingerprint;
 
-    private CausalToken(long[] clock, long ringFingerprint) {
+    private CausalToken(long[] clock, long commitTime, long ringFingerprint) {
         this.clock = clock;
+        this.commitTime = commitTime;
         this.ringFingerprint = ringFingerprint;
     }
 
@@ -42,12 +50,23 @@ public final class CausalToken {
      * @throws IllegalArgumentException if the clock is empty, too long, or has a negative or absurd entry
      */
     public static CausalToken of(long[] clock, long ringFingerprint) {
+        return of(clock, 0, ringFingerprint);
+    }
+
+    /**
+     * A token from its parts, with the session's largest commit time.
+     *
+     * @param commitTime the largest commit time the session read or wrote ({@link WriteResult#commitTime()}), >= 0
+     * @throws IllegalArgumentException as {@link #of(long[], long)}, or if the commit time is negative or absurd
+     */
+    public static CausalToken of(long[] clock, long commitTime, long ringFingerprint) {
         long[] copy = clock.clone();
         if (copy.length == 0 || copy.length > MAX_PARTITIONS)
             throw new IllegalArgumentException("a causal token has 1 to " + MAX_PARTITIONS + " clock entries, got " + copy.length);
         for (long e : copy)
             if (e < 0 || e > MAX_ENTRY) throw new IllegalArgumentException("clock entry out of range: " + e);
-        return new CausalToken(copy, ringFingerprint);
+        if (commitTime < 0 || commitTime > MAX_TIME) throw new IllegalArgumentException("commit time out of range: " + commitTime);
+        return new CausalToken(copy, commitTime, ringFingerprint);
     }
 
     /** The number of partitions of the cluster the token belongs to. */
@@ -60,14 +79,19 @@ public final class CausalToken {
         return ringFingerprint;
     }
 
+    /** The largest commit time the session had read or written; 0 for a token of format version 1. */
+    public long commitTime() {
+        return commitTime;
+    }
+
     /** A copy of the vector clock: entry {@code i} for partition {@code i}. */
     public long[] clock() {
         return clock.clone();
     }
 
     /**
-     * The token as bytes: a magic byte, a format version, the ring fingerprint, the partition count and the clock
-     * entries (both as unsigned varints), then a CRC32C of everything before it.
+     * The token as bytes: a magic byte, a format version, the ring fingerprint, the partition count, the clock
+     * entries and the commit time (all as unsigned varints), then a CRC32C of everything before it.
      */
     public byte[] toBytes() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(16 + 3 * clock.length);
@@ -76,6 +100,7 @@ public final class CausalToken {
         for (int shift = 56; shift >= 0; shift -= 8) out.write((int) (ringFingerprint >>> shift));
         writeVarint(out, clock.length);
         for (long e : clock) writeVarint(out, e);
+        writeVarint(out, commitTime);
         CRC32C crc = new CRC32C();
         byte[] body = out.toByteArray();
         crc.update(body);
@@ -94,7 +119,7 @@ public final class CausalToken {
     public static CausalToken fromBytes(byte[] bytes) {
         if (bytes.length < 2 + 8 + 1 + 1 + 4) throw new IllegalArgumentException("not a causal token: too short");
         if (bytes[0] != MAGIC) throw new IllegalArgumentException("not a causal token: bad magic byte");
-        if (bytes[1] != FORMAT_VERSION)
+        if (bytes[1] != FORMAT_VERSION && bytes[1] != FORMAT_VERSION_WITHOUT_TIME)
             throw new IllegalArgumentException("causal token of unknown format version " + bytes[1]);
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
@@ -108,8 +133,9 @@ public final class CausalToken {
             if (n < 1 || n > MAX_PARTITIONS) throw new IllegalArgumentException("causal token with " + n + " partitions");
             long[] clock = new long[(int) n];
             for (int i = 0; i < clock.length; i++) clock[i] = readVarint(in);
+            long time = bytes[1] == FORMAT_VERSION_WITHOUT_TIME ? 0 : readVarint(in);
             if (in.hasRemaining()) throw new IllegalArgumentException("causal token with trailing bytes");
-            return of(clock, fingerprint);
+            return of(clock, time, fingerprint);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("causal token truncated", e);
         }
@@ -155,14 +181,15 @@ public final class CausalToken {
         throw new IllegalArgumentException("causal token with an overlong varint");
     }
 
-    /** Tokens are equal when their clocks and ring fingerprints are. */
+    /** Tokens are equal when their clocks, commit times and ring fingerprints are. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof CausalToken t && ringFingerprint == t.ringFingerprint && Arrays.equals(clock, t.clock);
+        return o instanceof CausalToken t && ringFingerprint == t.ringFingerprint && commitTime == t.commitTime
+                && Arrays.equals(clock, t.clock);
     }
 
     @Override
     public int hashCode() {
-        return 31 * Long.hashCode(ringFingerprint) + Arrays.hashCode(clock);
+        return 31 * (31 * Long.hashCode(ringFingerprint) + Long.hashCode(commitTime)) + Arrays.hashCode(clock);
     }
 }

@@ -16,6 +16,7 @@ public class WriteTimeoutException extends TransactionTimeoutException {
     private final String transactionId;
     private final int coordinator;
     private final long[] commitClock;
+    private final long commitTime;
 
     /**
      * An exception for one write, without the coordinator or commit clock.
@@ -23,7 +24,7 @@ public class WriteTimeoutException extends TransactionTimeoutException {
      * @param transactionId the write's id, as {@link WriteResult#transactionId()} would have reported it
      */
     public WriteTimeoutException(String message, WriteOutcome outcome, String transactionId, Throwable cause) {
-        this(message, outcome, transactionId, -1, null, cause);
+        this(message, outcome, transactionId, -1, null, 0, cause);
     }
 
     /**
@@ -33,14 +34,16 @@ public class WriteTimeoutException extends TransactionTimeoutException {
      * @param coordinator   the index of the write's coordinator partition, or -1 if unknown
      * @param commitClock   the write's commit clock as a participant or the coordinator reported it, or null
      *                      (always null unless the outcome is {@link WriteOutcome#COMMITTED_UNCONFIRMED})
+     * @param commitTime    the write's commit time reported with the clock, or 0
      */
     public WriteTimeoutException(String message, WriteOutcome outcome, String transactionId, int coordinator,
-                                 long[] commitClock, Throwable cause) {
+                                 long[] commitClock, long commitTime, Throwable cause) {
         super(message, cause);
         this.outcome = outcome;
         this.transactionId = transactionId;
         this.coordinator = coordinator;
         this.commitClock = commitClock == null ? null : commitClock.clone();
+        this.commitTime = commitTime;
     }
 
     /** What the coordinator said of the write, or {@link WriteOutcome#UNKNOWN} if it could not be asked. */
@@ -70,5 +73,10 @@ public class WriteTimeoutException extends TransactionTimeoutException {
      */
     public long[] commitClock() {
         return commitClock == null ? null : commitClock.clone();
+    }
+
+    /** The write's commit time, reported with {@link #commitClock()} (see {@link WriteResult#commitTime()}); 0 otherwise. */
+    public long commitTime() {
+        return commitTime;
     }
 }

@@ -103,6 +103,7 @@ class ProtocolHandshakeTest {
         assertThat(w.partitionsTouched()).isEqualTo(owners);
         assertThat(w.size()).isEqualTo(6);
         assertThat(w.commitClock()).hasSize(N).isEqualTo(s.exportToken().clock());
+        assertThat(w.commitTime()).isPositive().isEqualTo(s.exportToken().commitTime());
         ReadResult r = s.read(keys);
         assertThat(r.rounds()).isEqualTo(1);
         assertThat(r.partitionsTouched()).isEqualTo(owners);

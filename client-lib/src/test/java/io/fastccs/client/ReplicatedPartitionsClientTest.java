@@ -215,7 +215,7 @@ class ReplicatedPartitionsClientTest {
                 out.closeConnection(); // taken, maybe prepared, but the reply is lost
             } else if (request instanceof OutcomeQuery q) {
                 if (queryLost.compareAndSet(false, true)) out.closeConnection(); // the coordinator fails over too
-                else out.reply(new OutcomeReply(q.requestId(), q.txnId(), Outcome.COMMITTED, VectorClock.of(1, 1, 0)));
+                else out.reply(new OutcomeReply(q.requestId(), q.txnId(), Outcome.COMMITTED, VectorClock.of(1, 1, 0), 0));
             } else {
                 store.onRequest(node, request, out);
             }

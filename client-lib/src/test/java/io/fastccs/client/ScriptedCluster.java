@@ -102,7 +102,10 @@ final class ScriptedCluster implements AutoCloseable {
         return new ScriptedCluster(partitions, script);
     }
 
-    /** Answers every read with "no value" at a zero snapshot, and every write with committed at {@code clock}. */
+    /**
+     * Answers every read with "no value" at a zero snapshot, and every write with committed at {@code clock} raised by a
+     * sequence number at each participant, at a commit time above the client's dependency time.
+     */
     static Script emptyStore(int partitions) {
         AtomicLong sequence = new AtomicLong();
         return (node, request, out) -> {
@@ -113,7 +116,7 @@ final class ScriptedCluster implements AutoCloseable {
                 VectorClock commit = w.clock();
                 long sn = sequence.incrementAndGet();
                 for (int p : w.participants()) commit = commit.with(p, Math.max(commit.get(p), sn));
-                out.reply(new WriteReply(w.requestId(), w.txnId(), Outcome.COMMITTED, commit));
+                out.reply(new WriteReply(w.requestId(), w.txnId(), Outcome.COMMITTED, commit, w.dependencyTime() + sn));
             }
         };
     }
@@ -121,7 +124,7 @@ final class ScriptedCluster implements AutoCloseable {
     static ReadReply emptyRead(long requestId, List<Key> keys, VectorClock clock) {
         List<ReadValue> values = new ArrayList<>();
         for (Key k : keys) values.add(new ReadValue(k, null, 0));
-        return new ReadReply(requestId, values, clock, clock, 0);
+        return new ReadReply(requestId, values, clock, clock, 0, 0);
     }
 
     void script(Script s) {

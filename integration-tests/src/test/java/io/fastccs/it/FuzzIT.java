@@ -212,7 +212,7 @@ class FuzzIT {
         try (RawClient dead = view.connect(view.nodeOfPartition(p), Duration.ofSeconds(5));
              RawClient hostile = view.connect(view.nodeOfPartition(p), Duration.ofSeconds(5))) {
             dead.send(new WriteRequest(1, stuck, q, List.of(p, q), List.of(new KeyValue(Key.of(stuckKey),
-                    "uncommitted".getBytes(StandardCharsets.UTF_8))), VectorClock.zero(n)));
+                    "uncommitted".getBytes(StandardCharsets.UTF_8))), VectorClock.zero(n), 0));
             // While it is pending (transaction_timeout is 2 s), read it with clocks claiming everything is settled.
             while (System.nanoTime() - started < 1_500_000_000L) {
                 for (long e : new long[]{HUGE, 1L << 40, 1_000_000}) {
@@ -271,7 +271,7 @@ class FuzzIT {
                         // A forged write: committed on its own partition, with a commit clock no honest client reaches.
                         String fk = keyOn("clock:forged:" + i + ":", part);
                         Message m = raw[node].exchange(new WriteRequest(ids.incrementAndGet(), new TxnId(seed, i), part, List.of(part),
-                                List.of(new KeyValue(Key.of(fk), "forged".getBytes(StandardCharsets.UTF_8))), VectorClock.of(clock)));
+                                List.of(new KeyValue(Key.of(fk), "forged".getBytes(StandardCharsets.UTF_8))), VectorClock.of(clock), 0));
                         if (m instanceof WriteReply w && w.outcome() == Outcome.COMMITTED) forgedCommitted++;
                         forgedKeys.add(fk);
                     } else if (i % 40 == 1) {
@@ -347,7 +347,7 @@ class FuzzIT {
                 TxnId id = new TxnId(r.nextLong(), 1 + r.nextInt(1000));
                 Message m = switch (r.nextInt(5)) {
                     case 0 -> new Prepared(id, q, 1 + r.nextInt(100), List.of(p, q));
-                    case 1 -> new Commit(id, VectorClock.of(clock(r, 1L << 20)));
+                    case 1 -> new Commit(id, VectorClock.of(clock(r, 1L << 20)), 0);
                     case 2 -> new Abort(id);
                     case 3 -> new CheckCommit(id, q);
                     default -> new Stabilize(q, HUGE);
@@ -358,8 +358,8 @@ class FuzzIT {
                 Message m = switch (r.nextInt(6)) {
                     case 0 -> new HelloReply(Hello.PROTOCOL_VERSION, q, n);
                     case 1 -> new ReadReply(ids.incrementAndGet(), List.of(new ReadValue(Key.of(ownKey), new byte[]{1}, 3)),
-                            VectorClock.of(clock(r, HUGE)), VectorClock.of(clock(r, HUGE)), 1);
-                    case 2 -> new WriteReply(ids.incrementAndGet(), new TxnId(r.nextLong(), 1), Outcome.COMMITTED, VectorClock.of(clock(r, HUGE)));
+                            VectorClock.of(clock(r, HUGE)), VectorClock.of(clock(r, HUGE)), 0, 1);
+                    case 2 -> new WriteReply(ids.incrementAndGet(), new TxnId(r.nextLong(), 1), Outcome.COMMITTED, VectorClock.of(clock(r, HUGE)), 0);
                     case 3 -> ErrorReply.of(ids.incrementAndGet(), ErrorCode.INTERNAL, "x");
                     case 4 -> new RingReply(ids.incrementAndGet(), List.of(new RingMember(0, "127.0.0.1", 9142, 0, true)));
                     default -> Hello.client(null, null); // a second Hello
@@ -391,7 +391,7 @@ class FuzzIT {
                     if (view.ownerOf(k) == p) writes.add(new KeyValue(Key.of(k), new byte[]{7}));
                 }
                 return framed(kind, WireCodec.encode(new WriteRequest(ids.incrementAndGet(), new TxnId(r.nextLong(), 1), p,
-                        List.of(p), writes, VectorClock.zero(n))), Expect.REFUSE);
+                        List.of(p), writes, VectorClock.zero(n), 0)), Expect.REFUSE);
             }
             case BAD_CLOCK -> {
                 long[] clock;
@@ -417,7 +417,7 @@ class FuzzIT {
                 Arrays.fill(key, (byte) 'k');
                 Message m = r.nextBoolean() ? new FirstRoundRead(ids.incrementAndGet(), List.of(Key.of(key)), VectorClock.zero(n))
                         : new WriteRequest(ids.incrementAndGet(), new TxnId(r.nextLong(), 1), p, List.of(p),
-                        List.of(new KeyValue(Key.of(key), new byte[]{1})), VectorClock.zero(n));
+                        List.of(new KeyValue(Key.of(key), new byte[]{1})), VectorClock.zero(n), 0);
                 return framed(kind, WireCodec.encode(m), Expect.REFUSE);
             }
             case EMPTY_VALUE -> {
@@ -468,7 +468,7 @@ class FuzzIT {
 
     private static WriteRequest write(Random r, int p, List<Integer> participants, int coordinator, String key, byte[] value, VectorClock clock) {
         return new WriteRequest(ids.incrementAndGet(), new TxnId(r.nextLong(), 1 + r.nextInt(1000)), coordinator, participants,
-                List.of(new KeyValue(Key.of(key), value)), clock);
+                List.of(new KeyValue(Key.of(key), value)), clock, 0);
     }
 
     private static long[] clock(Random r, long bound) {

@@ -131,8 +131,8 @@ class RealClusterIT {
             second.put(k, "v2-" + k);
         }
         WriteResult w2 = session.write(second);
-        assertThat(VectorClock.compareArbitration(VectorClock.of(w2.commitClock()), VectorClock.of(w1.commitClock())))
-                .isPositive();
+        assertThat(w2.commitTime()).as("a later write of the session has a later commit time").isGreaterThan(w1.commitTime());
+        assertThat(VectorClock.of(w1.commitClock()).leq(VectorClock.of(w2.commitClock()))).isTrue();
         ReadResult r2 = session.read(keys);
         log("read after the overwrite: " + r2.rounds() + " round(s)");
         for (String k : keys) assertThat(r2.getString(k)).as(k).isEqualTo(second.getOrDefault(k, first.get(k)));
@@ -154,9 +154,12 @@ class RealClusterIT {
                 Row row = rows.stream().filter(x -> x.getLong("sequence") == sequence).findFirst()
                         .orElseThrow(() -> new AssertionError("no row of " + k + " with sequence " + sequence + " in " + rows.size()));
                 assertThat(string(row.getByteBuffer("value"))).isEqualTo(value);
-                assertThat(decodeClock(row.getByteBuffer("clock"))).containsExactly(newest.commitClock());
+                ByteBuffer commit = row.getByteBuffer("clock").duplicate();
+                assertThat(readClock(commit)).containsExactly(newest.commitClock());
+                assertThat(varint(commit)).as("the commit time after the clock").isEqualTo(newest.commitTime());
+                assertThat(commit.hasRemaining()).as("trailing bytes after a stored commit").isFalse();
             }
-            log("CQL: fastccs.versions holds the newest version of each of the " + keys.size() + " keys with its commit clock");
+            log("CQL: fastccs.versions holds the newest version of each of the " + keys.size() + " keys with its commit clock and time");
         }
     }
 
@@ -448,7 +451,7 @@ class RealClusterIT {
     private static WriteRequest write(long requestId, int partition, String key, byte[] value) {
         TxnId id = new TxnId(ThreadLocalRandom.current().nextLong(), requestIds.incrementAndGet());
         return new WriteRequest(requestId, id, partition, List.of(partition),
-                List.of(new KeyValue(Key.of(key), value)), VectorClock.zero(3));
+                List.of(new KeyValue(Key.of(key), value)), VectorClock.zero(3), 0);
     }
 
     private static ErrorReply error(Message m) {
@@ -475,12 +478,11 @@ class RealClusterIT {
     }
 
     /** The stored clock blob: LEB128 varints, the entry count then the entries (server-patch's RecordCodec). */
-    private static long[] decodeClock(ByteBuffer blob) {
-        ByteBuffer b = blob.duplicate();
+    /** Reads a stored vector clock (RecordCodec's encoding) from {@code b}'s position, leaving it after the clock. */
+    private static long[] readClock(ByteBuffer b) {
         long n = varint(b);
         long[] clock = new long[(int) n];
         for (int i = 0; i < n; i++) clock[i] = varint(b);
-        assertThat(b.hasRemaining()).as("trailing bytes in a stored clock").isFalse();
         return clock;
     }
 

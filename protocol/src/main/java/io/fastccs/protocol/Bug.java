@@ -19,6 +19,12 @@ public enum Bug {
      */
     NEWEST_BY_SEQUENCE,
     /**
+     * The coordinator stamps a commit with its own clock only, not above the client's dependency time: with clocks
+     * that disagree, a write can be ordered before a write its session had read, and readers that see both return the
+     * older one.
+     */
+    COMMIT_TIME_IGNORES_DEPENDENCY,
+    /**
      * A round one held back by its host is answered at its arrival snapshot however late: GC may have dropped, after
      * the version retention, the versions that snapshot would return.
      */

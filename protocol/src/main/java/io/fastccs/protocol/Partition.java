@@ -65,6 +65,8 @@ public final class Partition {
     private final PartitionMetrics metrics = new PartitionMetrics();
 
     private long lastSequence;
+    /** The time of our last commit decision: our hybrid clock never goes back while we run. */
+    private long lastCommitTime;
     /** The durable part of {@code svc[self]}, when the host tracks it; MAX_VALUE when it does not. */
     private long durableSettled = Long.MAX_VALUE;
     /** The snapshot vector clock; {@code svc[self]} is the settled prefix of our own sequence numbers. */
@@ -101,6 +103,7 @@ public final class Partition {
         final TxnRecord record;
         Outcome outcome = Outcome.UNDECIDED;
         VectorClock commitClock;
+        long commitTime;
         ClientReply replyTo;
         long requestId;
         long nextCheckAt;
@@ -118,6 +121,7 @@ public final class Partition {
         final long firstSeenAt;
         List<Integer> participants;
         VectorClock clientClock;
+        long dependencyTime;
         final Map<Integer, Long> votes = new LinkedHashMap<>();
 
         Coordination(long firstSeenAt) {
@@ -125,7 +129,7 @@ public final class Partition {
         }
     }
 
-    private record Remembered(Outcome outcome, VectorClock commitClock, long at) {
+    private record Remembered(Outcome outcome, VectorClock commitClock, long commitTime, long at) {
     }
 
     private record SvcSample(long at, long[] svc) {
@@ -175,7 +179,7 @@ public final class Partition {
         // A recovered decision's retention counts from now: clients that lost track of a write during the outage can
         // only ask once we are back (DecisionAcrossDowntimeTest). This also keeps the map in decision-time order.
         for (Decision d : recovered.decisions())
-            decisions.put(d.txnId(), new Decision(d.txnId(), d.outcome(), d.commitClock(), d.participants(), now));
+            decisions.put(d.txnId(), new Decision(d.txnId(), d.outcome(), d.commitClock(), d.commitTime(), d.participants(), now));
         for (TxnRecord r : recovered.transactions()) {
             lastSequence = Math.max(lastSequence, r.sequence());
             if (r.sequence() <= svc[self]) continue;
@@ -187,6 +191,7 @@ public final class Partition {
             } else {
                 t.outcome = r.outcome();
                 t.commitClock = r.commitClock();
+                t.commitTime = r.commitTime();
                 if (r.outcome() == Outcome.COMMITTED) installVersions(t); // idempotent: the crash may have cut it short
             }
         }
@@ -195,7 +200,7 @@ public final class Partition {
         for (long sn = svc[self] + 1; sn <= lastSequence; sn++) {
             if (!unsettled.containsKey(sn)) {
                 LocalTxn gap = new LocalTxn(new TxnRecord(new TxnId(-1, sn), sn, self, List.of(self), List.of(),
-                        VectorClock.zero(n), Outcome.ABORTED, null));
+                        VectorClock.zero(n), Outcome.ABORTED, null, 0));
                 gap.outcome = Outcome.ABORTED;
                 unsettled.put(sn, gap);
             }
@@ -208,12 +213,12 @@ public final class Partition {
             if (d == null) {
                 // Votes we collected as coordinator were volatile and are gone: no commit was decided (a decision is
                 // durable before it is sent), so aborting is safe and frees the participants at once.
-                decide(t.record.txnId(), t.record.participants(), Outcome.ABORTED, null);
+                decide(t.record.txnId(), t.record.participants(), Outcome.ABORTED, null, 0);
             } else {
                 // Decided before the crash but maybe not sent, and not applied here: finish both now.
-                PeerMessage m = d.outcome() == Outcome.COMMITTED ? new Commit(d.txnId(), d.commitClock()) : new Abort(d.txnId());
+                PeerMessage m = d.outcome() == Outcome.COMMITTED ? commitMessage(d) : new Abort(d.txnId());
                 for (int p : d.participants()) if (p != self) peers.send(p, m);
-                if (d.outcome() == Outcome.COMMITTED) commitLocal(t, d.commitClock());
+                if (d.outcome() == Outcome.COMMITTED) commitLocal(t, d.commitClock(), d.commitTime());
                 else abortLocal(t);
             }
         }
@@ -280,6 +285,11 @@ public final class Partition {
     /** Write transactions prepared here whose sequence number is not yet within the settled prefix. */
     public int unsettledCount() {
         return unsettled.size();
+    }
+
+    /** This partition's decision on {@code id} as coordinator, or null (for tests). */
+    Decision decisionOf(TxnId id) {
+        return decisions.get(id);
     }
 
     public int pendingCount() {
@@ -391,6 +401,7 @@ public final class Partition {
     private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime) {
         List<ReadValue> values = new ArrayList<>(keys.size());
         long[] maxCommit = new long[n];
+        long maxCommitTime = 0;
         for (Key key : keys) {
             metrics.keysRead++;
             ReadValue value = null;
@@ -407,12 +418,14 @@ public final class Partition {
                 }
                 if (found != null) {
                     found.commitClock().maxInto(maxCommit);
+                    maxCommitTime = Math.max(maxCommitTime, found.commitTime());
                     value = new ReadValue(key, found.value(), found.sequence());
                 }
             }
             values.add(value != null ? value : new ReadValue(key, null, 0));
         }
-        return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), serverTime);
+        return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), maxCommitTime,
+                serverTime);
     }
 
     private ReadValue newestPending(Key key, long[] maxCommit) {
@@ -443,25 +456,25 @@ public final class Partition {
         }
         Remembered settled = recentlySettled.get(id);
         if (settled != null) {
-            reply.reply(new WriteReply(w.requestId(), id, settled.outcome(), settled.commitClock()));
+            reply.reply(new WriteReply(w.requestId(), id, settled.outcome(), settled.commitClock(), settled.commitTime()));
             return;
         }
         Decision decided = decisions.get(id);
         if (decided != null) {
             // We coordinate it and decided it, so our own part was prepared and (not being pending) is settled.
-            reply.reply(new WriteReply(w.requestId(), id, decided.outcome(), decided.commitClock()));
+            reply.reply(new WriteReply(w.requestId(), id, decided.outcome(), decided.commitClock(), decided.commitTime()));
             return;
         }
         EarlyAbort early = earlyAborts.get(id);
         if (early != null && early.from() == w.coordinator()) {
-            reply.reply(new WriteReply(w.requestId(), id, Outcome.ABORTED, null));
+            reply.reply(new WriteReply(w.requestId(), id, Outcome.ABORTED, null, 0));
             return;
         }
         if (w.clock().get(self) > svc[self]) metrics.clockAhead++;
 
         long sequence = ++lastSequence;
         TxnRecord record = new TxnRecord(id, sequence, w.coordinator(), w.participants(), w.writes(), w.clock(),
-                Outcome.UNDECIDED, null);
+                Outcome.UNDECIDED, null, 0);
         store.savePrepared(record);
         LocalTxn t = new LocalTxn(record);
         t.replyTo = reply;
@@ -478,6 +491,7 @@ public final class Partition {
             }
             c.participants = w.participants();
             c.clientClock = w.clock();
+            c.dependencyTime = w.dependencyTime();
             c.votes.put(self, sequence);
             maybeCommit(id, c);
         } else {
@@ -490,11 +504,11 @@ public final class Partition {
     public void onOutcomeQuery(ClientReply reply, OutcomeQuery q) {
         Decision d = decisions.get(q.txnId());
         if (d == null && coordinating.containsKey(q.txnId())) {
-            reply.reply(new OutcomeReply(q.requestId(), q.txnId(), Outcome.UNDECIDED, null));
+            reply.reply(new OutcomeReply(q.requestId(), q.txnId(), Outcome.UNDECIDED, null, 0));
             return;
         }
         if (d == null) d = presumeAbort(q.txnId());
-        reply.reply(new OutcomeReply(q.requestId(), q.txnId(), d.outcome(), d.commitClock()));
+        reply.reply(new OutcomeReply(q.requestId(), q.txnId(), d.outcome(), d.commitClock(), d.commitTime()));
     }
 
     // -------------------------------------------------------------------------------------------------- peer side
@@ -523,7 +537,7 @@ public final class Partition {
         TxnId id = p.txnId();
         Decision d = decisions.get(id);
         if (d != null) { // a late or repeated vote: tell the voter what was decided
-            peers.send(from, d.outcome() == Outcome.COMMITTED ? new Commit(id, d.commitClock()) : new Abort(id));
+            peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d) : new Abort(id));
             return;
         }
         Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(time.nowMicros()));
@@ -540,7 +554,7 @@ public final class Partition {
     private void abortConflicting(TxnId id, Coordination c, List<Integer> other) {
         java.util.TreeSet<Integer> everyone = new java.util.TreeSet<>(c.participants);
         everyone.addAll(other);
-        decide(id, List.copyOf(everyone), Outcome.ABORTED, null);
+        decide(id, List.copyOf(everyone), Outcome.ABORTED, null, 0);
     }
 
     private static boolean sameSet(List<Integer> a, List<Integer> b) {
@@ -553,31 +567,46 @@ public final class Partition {
         // equals sn_p because a participant's sn exceeds anything a client can have seen of it).
         long[] commit = c.clientClock.toArray();
         for (Map.Entry<Integer, Long> vote : c.votes.entrySet()) commit[vote.getKey()] = vote.getValue();
-        decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit));
+        decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit), commitTime(c.dependencyTime));
+    }
+
+    /**
+     * A hybrid clock: our time, raised above the client's dependency time (so the arbitration order extends causality:
+     * docs/design.md, point 1) and above our previous commit (so our own commits never share a time).
+     */
+    private long commitTime(long dependencyTime) {
+        long t = Math.max(time.nowMicros(), lastCommitTime + 1);
+        if (!config.has(Bug.COMMIT_TIME_IGNORES_DEPENDENCY)) t = Math.max(t, dependencyTime + 1);
+        lastCommitTime = t;
+        return t;
+    }
+
+    private static Commit commitMessage(Decision d) {
+        return new Commit(d.txnId(), d.commitClock(), d.commitTime());
     }
 
     /** Records the decision durably, tells the other participants, then applies it here. */
-    private void decide(TxnId id, List<Integer> participants, Outcome outcome, VectorClock commitClock) {
+    private void decide(TxnId id, List<Integer> participants, Outcome outcome, VectorClock commitClock, long commitTime) {
         if (decisions.containsKey(id)) throw new IllegalStateException("transaction " + id + " is already decided");
-        Decision d = new Decision(id, outcome, commitClock, participants == null ? List.of() : participants,
+        Decision d = new Decision(id, outcome, commitClock, commitTime, participants == null ? List.of() : participants,
                 time.nowMicros());
         store.saveDecision(d);
         decisions.put(id, d);
         coordinating.remove(id);
         if (participants != null) {
-            PeerMessage m = outcome == Outcome.COMMITTED ? new Commit(id, commitClock) : new Abort(id);
+            PeerMessage m = outcome == Outcome.COMMITTED ? commitMessage(d) : new Abort(id);
             for (int p : participants) if (p != self) peers.send(p, m);
         }
         LocalTxn own = pending.get(id);
         if (own != null) {
-            if (outcome == Outcome.COMMITTED) commitLocal(own, commitClock);
+            if (outcome == Outcome.COMMITTED) commitLocal(own, commitClock, commitTime);
             else abortLocal(own);
         }
     }
 
     private Decision presumeAbort(TxnId id) {
         metrics.presumedAborts++;
-        decide(id, null, Outcome.ABORTED, null);
+        decide(id, null, Outcome.ABORTED, null, 0);
         return decisions.get(id);
     }
 
@@ -586,10 +615,10 @@ public final class Partition {
         if (t == null || c.commitClock().size() != n) return; // duplicate, or not ours
         if (from != t.record.coordinator()) return; // only the coordinator decides
         if (c.commitClock().get(self) != t.sequence()) {
-            discardDuplicate(t, c.commitClock());
+            discardDuplicate(t, c.commitClock(), c.commitTime());
             return;
         }
-        commitLocal(t, c.commitClock());
+        commitLocal(t, c.commitClock(), c.commitTime());
     }
 
     /**
@@ -597,12 +626,12 @@ public final class Partition {
      * that arrived after we forgot the original. The original committed under its own sequence number, so skip
      * this one like an abort, and tell the client the real outcome.
      */
-    private void discardDuplicate(LocalTxn t, VectorClock commitClock) {
+    private void discardDuplicate(LocalTxn t, VectorClock commitClock, long commitTime) {
         ClientReply replyTo = t.replyTo;
         t.replyTo = null;
         abortLocal(t);
         metrics.writesAborted--;
-        if (replyTo != null) replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, commitClock));
+        if (replyTo != null) replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, commitClock, commitTime));
     }
 
     private void onAbort(int from, Abort a) {
@@ -622,20 +651,21 @@ public final class Partition {
             if (open != null) {
                 if (time.nowMicros() - open.firstSeenAt < config.transactionTimeoutMicros()) return; // still collecting
                 metrics.coordinatorTimeouts++;
-                decide(c.txnId(), open.participants, Outcome.ABORTED, null);
+                decide(c.txnId(), open.participants, Outcome.ABORTED, null, 0);
                 d = decisions.get(c.txnId());
             } else {
                 d = presumeAbort(c.txnId());
             }
         }
-        peers.send(from, d.outcome() == Outcome.COMMITTED ? new Commit(c.txnId(), d.commitClock()) : new Abort(c.txnId()));
+        peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d) : new Abort(c.txnId()));
     }
 
     /** COMMIT_LOCAL (algorithm 2, lines 38-44): install the versions; they stay invisible until the prefix reaches them. */
-    private void commitLocal(LocalTxn t, VectorClock commitClock) {
+    private void commitLocal(LocalTxn t, VectorClock commitClock, long commitTime) {
         t.outcome = Outcome.COMMITTED;
         t.commitClock = commitClock;
-        store.saveOutcome(t.record.txnId(), t.sequence(), Outcome.COMMITTED, commitClock);
+        t.commitTime = commitTime;
+        store.saveOutcome(t.record.txnId(), t.sequence(), Outcome.COMMITTED, commitClock, commitTime);
         installVersions(t);
         settle(t);
         metrics.writesCommitted++;
@@ -645,18 +675,18 @@ public final class Partition {
 
     private void installVersions(LocalTxn t) {
         for (KeyValue kv : t.record.writes()) {
-            store.putVersion(kv.key(), new Version(t.sequence(), t.commitClock, kv.value()));
+            store.putVersion(kv.key(), new Version(t.sequence(), t.commitClock, t.commitTime, kv.value()));
             gcCandidates.add(kv.key());
         }
     }
 
     private void abortLocal(LocalTxn t) {
         t.outcome = Outcome.ABORTED;
-        store.saveOutcome(t.record.txnId(), t.sequence(), Outcome.ABORTED, null);
+        store.saveOutcome(t.record.txnId(), t.sequence(), Outcome.ABORTED, null, 0);
         settle(t);
         metrics.writesAborted++;
         if (t.replyTo != null) { // an abort exposes no clock, so it need not wait for the prefix
-            t.replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.ABORTED, null));
+            t.replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.ABORTED, null, 0));
             t.replyTo = null;
         }
         advanceSettled();
@@ -664,7 +694,7 @@ public final class Partition {
 
     private void settle(LocalTxn t) {
         pending.remove(t.record.txnId());
-        recentlySettled.put(t.record.txnId(), new Remembered(t.outcome, t.commitClock, time.nowMicros()));
+        recentlySettled.put(t.record.txnId(), new Remembered(t.outcome, t.commitClock, t.commitTime, time.nowMicros()));
     }
 
     /** Advances svc[self] over the settled prefix and answers the clients whose writes it now covers. */
@@ -680,7 +710,7 @@ public final class Partition {
 
     private void replyCommitted(LocalTxn t) {
         if (t.replyTo == null) return;
-        t.replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, t.commitClock));
+        t.replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, t.commitClock, t.commitTime));
         t.replyTo = null;
     }
 
@@ -729,7 +759,7 @@ public final class Partition {
             if (expired != null)
                 for (TxnId id : expired) {
                     metrics.coordinatorTimeouts++;
-                    decide(id, coordinating.get(id).participants, Outcome.ABORTED, null);
+                    decide(id, coordinating.get(id).participants, Outcome.ABORTED, null, 0);
                 }
         }
         // Participant: ask the coordinator about a transaction prepared long ago, and again until it answers.
@@ -835,6 +865,11 @@ public final class Partition {
         long id = w.requestId();
         ErrorReply e = checkClock(id, w.clock());
         if (e != null) return e;
+        if (w.dependencyTime() < 0) return invalid(id, "negative dependency time " + w.dependencyTime());
+        long ahead = w.dependencyTime() - time.nowMicros();
+        if (ahead > config.transactionTimeoutMicros())
+            return invalid(id, "dependency time " + w.dependencyTime() + " is " + ahead / 1000 + " ms ahead of this "
+                    + "partition's clock (more than the transaction timeout): the nodes' clocks disagree, or the client is broken");
         if (!validParticipants(w.participants())) return invalid(id, "bad participant list " + w.participants());
         if (!w.participants().contains(self)) return invalid(id, "participants " + w.participants() + " do not include " + self);
         if (!w.participants().contains(w.coordinator()))

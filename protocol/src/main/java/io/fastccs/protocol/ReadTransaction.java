@@ -132,14 +132,16 @@ public final class ReadTransaction {
     private void finish(int rounds) {
         Map<Key, ReadValue> byKey = new HashMap<>();
         VectorClock clock = merged;
+        long time = 0;
         for (Map.Entry<Integer, ReadReply> e : firstRound.entrySet()) {
             ReadReply r = secondRound.getOrDefault(e.getKey(), e.getValue());
             clock = clock.max(r.maxCommitClock());
+            time = Math.max(time, r.maxCommitTime());
             for (ReadValue v : r.values()) byKey.put(v.key(), v);
         }
         Map<Key, ReadValue> ordered = new LinkedHashMap<>();
         for (Key k : keys) ordered.put(k, byKey.get(k));
-        session.advance(clock);
+        session.advance(clock, time);
         result = new Result(ordered, rounds, secondRound.size());
         state = State.DONE;
     }

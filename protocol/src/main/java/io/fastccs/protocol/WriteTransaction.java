@@ -39,6 +39,7 @@ public final class WriteTransaction {
     private final Set<Integer> committed = new HashSet<>();
     private Outcome outcome = Outcome.UNDECIDED;
     private VectorClock commitClock;
+    private long commitTime;
     private ErrorReply failure;
     private boolean started;
 
@@ -74,7 +75,7 @@ public final class WriteTransaction {
             long id = session.nextRequestId();
             awaiting.put(id, e.getKey());
             out.add(new Outgoing(e.getKey(), new WriteRequest(id, txnId, coordinator, participants, e.getValue(),
-                    session.clock())));
+                    session.clock(), session.time())));
         }
         return out;
     }
@@ -108,6 +109,7 @@ public final class WriteTransaction {
             if (o.outcome() != Outcome.UNDECIDED && outcome == Outcome.UNDECIDED) {
                 outcome = o.outcome();
                 commitClock = o.commitClock();
+                commitTime = o.commitTime();
             }
         } else if (response instanceof ErrorReply e) {
             // A participant refuses a write request before it prepares, so it never votes and the coordinator must abort.
@@ -127,8 +129,9 @@ public final class WriteTransaction {
         if (w.outcome() != Outcome.COMMITTED || w.commitClock() == null) return;
         committed.add(partition);
         commitClock = w.commitClock();
+        commitTime = w.commitTime();
         outcome = Outcome.COMMITTED;
-        if (committed.size() == participants.size()) session.advance(commitClock);
+        if (committed.size() == participants.size()) session.advance(commitClock, commitTime);
     }
 
     /** Every participant answered, or the transaction aborted or failed. */
@@ -148,6 +151,11 @@ public final class WriteTransaction {
 
     public VectorClock commitClock() {
         return commitClock;
+    }
+
+    /** The commit time, once committed; 0 before. */
+    public long commitTime() {
+        return commitTime;
     }
 
     public ErrorReply failure() {

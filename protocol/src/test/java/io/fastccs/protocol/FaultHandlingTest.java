@@ -122,7 +122,7 @@ class FaultHandlingTest {
         c.tick(1);
         c.deliverAll(type(CheckCommit.class));
         assertThat(c.inFlight(type(Commit.class))).extracting(Envelope::message)
-                .containsExactly(new Commit(t.id, at0.write().commitClock()));
+                .containsExactly(new Commit(t.id, at0.write().commitClock(), at0.write().commitTime()));
         c.deliverAll(type(Commit.class));
         assertThat(at1.write().outcome()).isEqualTo(Outcome.COMMITTED);
         assertThat(at1.write().commitClock()).isEqualTo(at0.write().commitClock()).isEqualTo(clock(1, 1));
@@ -194,8 +194,10 @@ class FaultHandlingTest {
         // A repeated vote from partition 2.
         c.inFlight.add(votes.stream().filter(e -> e.from() == 2).findFirst().orElseThrow());
         c.deliverAll(type(Prepared.class));
+        long commitTime = c.p(0).decisionOf(t.id).commitTime();
+        assertThat(commitTime).isPositive();
         assertThat(c.inFlight).extracting(Envelope::to, Envelope::message)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(2, new Commit(t.id, ct)));
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(2, new Commit(t.id, ct, commitTime)));
         c.deliverAll();
         assertThat(c.p(2).snapshot().get(2)).isEqualTo(1);
         assertThat(c.p(2).lastSequence()).isEqualTo(1);

@@ -51,7 +51,7 @@ class InputValidationTest {
 
     private static WriteRequest write(TestCluster c, int coordinator, List<Integer> participants, VectorClock clock,
                                       KeyValue... writes) {
-        return new WriteRequest(c.nextRequestId(), c.newTxnId(), coordinator, participants, List.of(writes), clock);
+        return new WriteRequest(c.nextRequestId(), c.newTxnId(), coordinator, participants, List.of(writes), clock, 0);
     }
 
     private static WriteRequest write(TestCluster c, KeyValue... writes) {
@@ -177,10 +177,10 @@ class InputValidationTest {
         Key a = c.key(0, 0), b = c.key(1, 0), d = c.key(2, 0);
         VectorClock z = VectorClock.zero(3);
         List<TestCluster.ReplyBox> boxes = new ArrayList<>();
-        boxes.add(c.send(0, new WriteRequest(c.nextRequestId(), id, 0, List.of(0, 1), List.of(kv(a, "x")), z)));
-        boxes.add(c.send(2, new WriteRequest(c.nextRequestId(), id, 0, List.of(0, 2), List.of(kv(d, "x")), z)));
+        boxes.add(c.send(0, new WriteRequest(c.nextRequestId(), id, 0, List.of(0, 1), List.of(kv(a, "x")), z, 0)));
+        boxes.add(c.send(2, new WriteRequest(c.nextRequestId(), id, 0, List.of(0, 2), List.of(kv(d, "x")), z, 0)));
         c.deliverAll();
-        boxes.add(c.send(1, new WriteRequest(c.nextRequestId(), id, 0, List.of(0, 1), List.of(kv(b, "x")), z)));
+        boxes.add(c.send(1, new WriteRequest(c.nextRequestId(), id, 0, List.of(0, 1), List.of(kv(b, "x")), z, 0)));
         c.deliverAll();
         c.tickUntil(3 * TestCluster.DECISION_RETENTION, TestCluster.CHECK_INTERVAL, 0, 1, 2);
         c.deliverAll();

@@ -32,7 +32,7 @@ class ReadTransactionTest {
             long s = i < sequences.length ? sequences[i] : 0;
             values.add(new ReadValue(keys.get(i), s == 0 ? null : bytes(keys.get(i) + "@" + s), s));
         }
-        return new ReadReply(request.request().requestId(), values, snapshot, ctm, serverTime);
+        return new ReadReply(request.request().requestId(), values, snapshot, ctm, 0, serverTime);
     }
 
     private static Outgoing to(List<Outgoing> out, int partition) {
@@ -81,7 +81,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0, b));
         List<Outgoing> out = read.start();
         VectorClock svc = clock(1, 1, 0);
-        ReadReply stranger = new ReadReply(9_999, List.of(new ReadValue(a0, bytes("x"), 1)), svc, svc, 0);
+        ReadReply stranger = new ReadReply(9_999, List.of(new ReadValue(a0, bytes("x"), 1)), svc, svc, 0, 0);
         assertThat(read.onResponse(stranger)).isEmpty();
         assertThat(read.onResponse(ErrorReply.of(9_998, ErrorCode.INTERNAL, "not yours"))).isEmpty();
         assertThat(read.isFinished()).isFalse();
@@ -196,7 +196,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0, a1));
         List<Outgoing> out = read.start();
         ReadReply shortReply = new ReadReply(out.get(0).request().requestId(), List.of(new ReadValue(a0, null, 0)),
-                VectorClock.zero(3), VectorClock.zero(3), 0);
+                VectorClock.zero(3), VectorClock.zero(3), 0, 0);
         read.onResponse(shortReply);
         assertThat(read.isFinished()).isTrue();
         assertThat(read.succeeded()).isFalse();
@@ -233,7 +233,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0));
         Outgoing o = read.start().get(0);
         read.onResponse(new ReadReply(o.request().requestId(), List.of(new ReadValue(a1, new byte[]{1}, 1)),
-                clock(0, 0, 0), clock(0, 0, 0), 0));
+                clock(0, 0, 0), clock(0, 0, 0), 0, 0));
         assertThat(read.isFinished()).isTrue();
         assertThat(read.succeeded()).isFalse();
         assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);

@@ -89,9 +89,12 @@ class RecoveryTest {
         c.tick(1);
         c.deliverAll(type(CheckCommit.class));
         List<Envelope> answer = c.inFlight(type(Commit.class).or(type(Abort.class)));
-        assertThat(answer).extracting(Envelope::message).containsExactly(new Commit(s.t.id, clock(1, 1)));
+        long decidedTime = s.restarted.decisionOf(s.t.id).commitTime();
+        assertThat(decidedTime).as("the commit time was decided before the crash and kept").isPositive();
+        assertThat(answer).extracting(Envelope::message).containsExactly(new Commit(s.t.id, clock(1, 1), decidedTime));
         c.deliverAll(type(Commit.class));
         assertThat(s.at1.write().outcome()).isEqualTo(Outcome.COMMITTED);
+        assertThat(s.at1.write().commitTime()).isEqualTo(decidedTime);
         assertThat(s.at1.write().commitClock()).isEqualTo(clock(1, 1));
         assertThat(c.p(1).snapshot().get(1)).isEqualTo(1);
         assertThat(c.queryOutcome(0, s.t.id).outcome().outcome()).isEqualTo(Outcome.COMMITTED);

@@ -183,8 +183,8 @@ final class TestCluster {
 
         @Override
         public void saveOutcome(TxnId txnId, long sequence, io.fastccs.protocol.messages.Outcome outcome,
-                                VectorClock commitClock) {
-            if (!dead) disk.saveOutcome(txnId, sequence, outcome, commitClock);
+                                VectorClock commitClock, long commitTime) {
+            if (!dead) disk.saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
         }
 
         @Override
@@ -254,7 +254,7 @@ final class TestCluster {
 
         WriteRequest requestFor(int partition) {
             return new WriteRequest(nextRequestId(), id, coordinator, participants,
-                    writes.getOrDefault(partition, List.of()), clock);
+                    writes.getOrDefault(partition, List.of()), clock, 0);
         }
 
         /** Sends this transaction's write request to one participant. */
@@ -272,6 +272,8 @@ final class TestCluster {
     final HashTopology topology;
     final PartitionConfig config;
     final long[] now = {0};
+    /** How far each partition's clock is ahead of {@link #now} (negative: behind), for clocks that disagree. */
+    final long[] clockOffset;
     final InMemoryPartitionStore[] disks;
     private final Incarnation[] incarnations;
     private final Partition[] partitions;
@@ -294,6 +296,7 @@ final class TestCluster {
         this.disks = new InMemoryPartitionStore[n];
         this.incarnations = new Incarnation[n];
         this.partitions = new Partition[n];
+        this.clockOffset = new long[n];
         for (int i = 0; i < n; i++) {
             disks[i] = new InMemoryPartitionStore();
             startIncarnation(i);
@@ -305,7 +308,7 @@ final class TestCluster {
         incarnations[i] = inc;
         partitions[i] = Partition.start(i, config, topology, inc, (to, m) -> {
             if (!inc.dead) inFlight.add(new Envelope(i, to, m));
-        }, () -> now[0]);
+        }, () -> now[0] + clockOffset[i]);
     }
 
     Partition p(int i) {
@@ -384,11 +387,11 @@ final class TestCluster {
     }
 
     ClientSession session(long clientId) {
-        return new ClientSession(topology, clientId, VectorClock.zero(n), this::nextRequestId);
+        return new ClientSession(topology, clientId, VectorClock.zero(n), 0, this::nextRequestId);
     }
 
     ClientSession session(long clientId, VectorClock clock) {
-        return new ClientSession(topology, clientId, clock, this::nextRequestId);
+        return new ClientSession(topology, clientId, clock, 0, this::nextRequestId);
     }
 
     /** Feeds every response not fed before from {@code boxes} to {@code consumer}. */

@@ -91,13 +91,13 @@ class WriteTransactionTest {
         WriteTransaction w = s.write(writes(), new Random(1));
         List<Outgoing> out = w.start();
         VectorClock ct = clock(3, 7, 5, 2);
-        w.onResponse(new WriteReply(id(out, 3), w.txnId(), Outcome.COMMITTED, ct));
-        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, ct));
+        w.onResponse(new WriteReply(id(out, 3), w.txnId(), Outcome.COMMITTED, ct, 0));
+        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, ct, 0));
         assertThat(w.outcome()).isEqualTo(Outcome.COMMITTED);
         assertThat(w.isConfirmed()).isFalse();
         assertThat(w.isFinished()).isFalse();
         assertThat(s.clock()).isEqualTo(initial);
-        w.onResponse(new WriteReply(id(out, 1), w.txnId(), Outcome.COMMITTED, ct));
+        w.onResponse(new WriteReply(id(out, 1), w.txnId(), Outcome.COMMITTED, ct, 0));
         assertThat(w.isConfirmed()).isTrue();
         assertThat(w.isFinished()).isTrue();
         assertThat(w.commitClock()).isEqualTo(ct);
@@ -110,14 +110,14 @@ class WriteTransactionTest {
         WriteTransaction w = s.write(writes(), new Random(1));
         List<Outgoing> out = w.start();
         VectorClock ct = clock(3, 7, 5, 2);
-        w.onResponse(new WriteReply(9_999, w.txnId(), Outcome.ABORTED, null));
+        w.onResponse(new WriteReply(9_999, w.txnId(), Outcome.ABORTED, null, 0));
         w.onResponse(ErrorReply.of(9_998, ErrorCode.INTERNAL, "not yours"));
         assertThat(w.outcome()).isEqualTo(Outcome.UNDECIDED);
         assertThat(w.failure()).isNull();
-        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, ct));
-        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, ct));
-        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.ABORTED, null));
-        w.onResponse(new WriteReply(id(out, 1), w.txnId(), Outcome.COMMITTED, ct));
+        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, ct, 0));
+        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, ct, 0));
+        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.ABORTED, null, 0));
+        w.onResponse(new WriteReply(id(out, 1), w.txnId(), Outcome.COMMITTED, ct, 0));
         assertThat(w.isConfirmed()).as("two distinct participants of three").isFalse();
         assertThat(w.outcome()).isEqualTo(Outcome.COMMITTED);
         assertThat(s.clock()).isEqualTo(initial);
@@ -128,13 +128,13 @@ class WriteTransactionTest {
         ClientSession s = c.session(1, initial);
         WriteTransaction w = s.write(writes(), new Random(1));
         List<Outgoing> out = w.start();
-        w.onResponse(new WriteReply(id(out, 1), w.txnId(), Outcome.ABORTED, null));
+        w.onResponse(new WriteReply(id(out, 1), w.txnId(), Outcome.ABORTED, null, 0));
         assertThat(w.outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(w.isFinished()).isTrue();
         assertThat(w.isConfirmed()).isFalse();
         assertThat(w.failure()).isNull();
         // Nothing later changes it.
-        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, clock(1, 1, 5, 1)));
+        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, clock(1, 1, 5, 1), 0));
         assertThat(w.outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(s.clock()).isEqualTo(initial);
     }
@@ -158,7 +158,7 @@ class WriteTransactionTest {
         ClientSession s = c.session(1, initial);
         WriteTransaction w = s.write(writes(), new Random(1));
         List<Outgoing> out = w.start();
-        w.onResponse(new WriteReply(id(out, 0), new TxnId(1, 999), Outcome.COMMITTED, clock(1, 0, 5, 0)));
+        w.onResponse(new WriteReply(id(out, 0), new TxnId(1, 999), Outcome.COMMITTED, clock(1, 0, 5, 0), 0));
         assertThat(w.failure()).isNotNull();
         assertThat(w.failure().code()).isEqualTo(ErrorCode.INTERNAL);
         assertThat(w.isFinished()).isTrue();
@@ -173,12 +173,12 @@ class WriteTransactionTest {
         Outgoing q = w.queryOutcome();
         assertThat(q.partition()).isEqualTo(w.coordinator());
         assertThat(q.request()).isEqualTo(new OutcomeQuery(q.request().requestId(), w.txnId()));
-        w.onResponse(new OutcomeReply(q.request().requestId(), w.txnId(), Outcome.UNDECIDED, null));
+        w.onResponse(new OutcomeReply(q.request().requestId(), w.txnId(), Outcome.UNDECIDED, null, 0));
         assertThat(w.outcome()).isEqualTo(Outcome.UNDECIDED);
 
         Outgoing q2 = w.queryOutcome();
         VectorClock ct = clock(3, 7, 5, 2);
-        w.onResponse(new OutcomeReply(q2.request().requestId(), w.txnId(), Outcome.COMMITTED, ct));
+        w.onResponse(new OutcomeReply(q2.request().requestId(), w.txnId(), Outcome.COMMITTED, ct, 0));
         assertThat(w.outcome()).isEqualTo(Outcome.COMMITTED);
         assertThat(w.commitClock()).isEqualTo(ct);
         assertThat(w.isConfirmed()).isFalse();
@@ -191,7 +191,7 @@ class WriteTransactionTest {
         WriteTransaction w = s.write(writes(), new Random(5));
         w.start();
         Outgoing q = w.queryOutcome();
-        w.onResponse(new OutcomeReply(q.request().requestId(), w.txnId(), Outcome.ABORTED, null));
+        w.onResponse(new OutcomeReply(q.request().requestId(), w.txnId(), Outcome.ABORTED, null, 0));
         assertThat(w.outcome()).isEqualTo(Outcome.ABORTED);
         assertThat(w.isFinished()).isTrue();
     }
@@ -217,7 +217,7 @@ class WriteTransactionTest {
         ClientSession s = c.session(42, initial);
         WriteTransaction w = s.write(writes(), new Random(3));
         List<Outgoing> out = w.start();
-        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, clock(1, 2)));
+        w.onResponse(new WriteReply(id(out, 0), w.txnId(), Outcome.COMMITTED, clock(1, 2), 0));
         assertThat(w.failure().code()).isEqualTo(ErrorCode.INTERNAL);
         assertThat(w.outcome()).isEqualTo(Outcome.UNDECIDED);
         assertThat(s.clock()).isEqualTo(initial);

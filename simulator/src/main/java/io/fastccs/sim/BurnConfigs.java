@@ -24,6 +24,15 @@ public final class BurnConfigs {
      * their state in memory get its faults without partition crashes (message loss, delay spikes, clients dying
      * mid-write). Replays with {@code bin/fastccs sim --burn-seed SEED --protocol NAME}.
      */
+    /**
+     * Clocks off by up to 10 ms either way in two runs of three (NTP on a bad day), from a random of its own so the
+     * rest of each seed's configuration stays what it was before clocks could disagree.
+     */
+    private static long clockSkew(long seed) {
+        SplittableRandom r = new SplittableRandom(seed ^ 0x3C6EF372FE94F82BL);
+        return r.nextInt(3) == 0 ? 0 : r.nextLong(10_001);
+    }
+
     public static SimConfig forSeed(long seed, Protocol protocol) {
         SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
         int partitions = 2 + r.nextInt(15);
@@ -55,6 +64,7 @@ public final class BurnConfigs {
                         : new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 0, 0))
                 .partition(partition)
                 .protocol(protocol)
+                .maxClockSkewMicros(clockSkew(seed))
                 .build();
     }
 }

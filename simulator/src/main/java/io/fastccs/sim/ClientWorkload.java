@@ -106,7 +106,7 @@ final class ClientWorkload {
         long[] ids = {0};
         ProtocolSession session;
         if (protocol.protocol() == Protocol.FASTCCS) {
-            ClientSession s = new ClientSession(topology, clientId, VectorClock.zero(cfg.partitions()), () -> ++ids[0]);
+            ClientSession s = new ClientSession(topology, clientId, VectorClock.zero(cfg.partitions()), 0, () -> ++ids[0]);
             sessionHook.accept(s);
             session = FastCcsProtocol.session(s);
         } else {

@@ -58,8 +58,8 @@ final class GroupStore implements PartitionStore {
     }
 
     @Override
-    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) {
-        write(s -> s.saveOutcome(txnId, sequence, outcome, commitClock));
+    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime) {
+        write(s -> s.saveOutcome(txnId, sequence, outcome, commitClock, commitTime));
     }
 
     @Override

@@ -54,6 +54,9 @@ public final class SimCommand implements Callable<Integer> {
     Double crashesPerSecond;
     @Option(names = "--reorder", description = "links do not keep FIFO order")
     boolean reorder;
+    @Option(names = "--max-clock-skew-ms", description = "partitions' clocks disagree by up to this much: each runs ahead "
+            + "of true time by a fixed random offset up to it (default: ${DEFAULT-VALUE})")
+    double maxClockSkewMs;
     @Option(names = "--stabilization-interval-ms", description = "default: 5 ms up to 64 partitions, then 0.08 ms per partition")
     Double stabilizationMs;
     @Option(names = "--transaction-timeout-ms", description = "coordinator and participant timeout (default: ${DEFAULT-VALUE})")
@@ -81,6 +84,7 @@ public final class SimCommand implements Callable<Integer> {
         SimConfig config = SimConfig.builder().partitions(partitions).clients(clients).keysPerRead(keysPerRead)
                 .keysPerWrite(keysPerWrite).writeFraction(writeFraction).valueSize(valueSize).keys(keys)
                 .distribution(KeyDistribution.Shape.parse(dist)).zipfExponent(zipfExponent).transactions(txns).fifo(!reorder)
+                .maxClockSkewMicros(Math.round(maxClockSkewMs * 1000))
                 .faults(!faults ? SimConfig.Faults.none() : SimConfig.Faults.standardFor(chosen))
                 .partition(partition.build()).protocol(chosen).build();
         if (burnSeed != null) {

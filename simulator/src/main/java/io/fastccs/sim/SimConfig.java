@@ -7,6 +7,9 @@ import io.fastccs.protocol.primitives.Protocol;
 /**
  * Everything a simulation run depends on besides its seed. Defaults follow Table 4.1 of the thesis (5 keys per
  * read and per write, 128-byte values, 5% writes) and its network (0.5 ms mean delay, 1 Gb/s per node).
+ *
+ * @param maxClockSkewMicros how far two partitions' clocks may disagree: each partition's clock runs ahead of true time
+ *                           by a fixed offset drawn in [0, max] (0: every clock is true time)
  */
 public record SimConfig(
         int partitions,
@@ -24,7 +27,8 @@ public record SimConfig(
         double bandwidthBitsPerMicro,
         Faults faults,
         PartitionConfig partition,
-        Protocol protocol) {
+        Protocol protocol,
+        long maxClockSkewMicros) {
 
     /** Which faults to inject, and how often. All zero: a fault-free run. */
     public record Faults(
@@ -95,6 +99,7 @@ public record SimConfig(
         b.faults = faults;
         b.partition = partition;
         b.protocol = protocol;
+        b.maxClockSkewMicros = maxClockSkewMicros;
         return b;
     }
 
@@ -117,7 +122,8 @@ public record SimConfig(
                 + " write-fraction=" + writeFraction + " value-size=" + valueSize + " keys=" + keys + " dist=" + distribution
                 + (distribution == KeyDistribution.Shape.ZIPF && zipfExponent != DEFAULT_ZIPF_EXPONENT ? " zipf-exponent=" + zipfExponent : "")
                 + " txns=" + transactions + " links=" + (fifo ? "fifo" : "reordering") + " faults=" + (faults.any() ? faults : "none")
-                + (protocol == Protocol.FASTCCS ? "" : " protocol=" + protocol.word());
+                + (protocol == Protocol.FASTCCS ? "" : " protocol=" + protocol.word())
+                + (maxClockSkewMicros == 0 ? "" : " clock-skew=" + maxClockSkewMicros + "us");
     }
 
     public static final class Builder {
@@ -137,6 +143,7 @@ public record SimConfig(
         private Faults faults = Faults.none();
         private PartitionConfig partition;
         private Protocol protocol = Protocol.FASTCCS;
+        private long maxClockSkewMicros;
 
         public Builder partitions(int v) { partitions = v; return this; }
         public Builder clients(int v) { clients = v; return this; }
@@ -158,6 +165,7 @@ public record SimConfig(
         public Builder faults(Faults v) { faults = v; return this; }
         public Builder partition(PartitionConfig v) { partition = v; return this; }
         public Builder protocol(Protocol v) { protocol = v; return this; }
+        public Builder maxClockSkewMicros(long v) { maxClockSkewMicros = v; return this; }
 
         public SimConfig build() {
             if (partitions < 1 || partitions > 4096) throw new IllegalArgumentException("partitions must be 1..4096");
@@ -168,6 +176,7 @@ public record SimConfig(
             if (writeFraction < 0 || writeFraction > 1) throw new IllegalArgumentException("write fraction must be in [0,1]");
             if (valueSize < 1) throw new IllegalArgumentException("value size must be positive");
             if (transactions < 1) throw new IllegalArgumentException("transactions must be positive");
+            if (maxClockSkewMicros < 0) throw new IllegalArgumentException("clock skew must be >= 0");
             // The other protocols keep their state in memory: a crashed partition would come back empty.
             if (protocol != Protocol.FASTCCS && faults.partitionCrashesPerSecond() > 0)
                 throw new IllegalArgumentException(protocol.word() + " keeps its partitions' state in memory, so the simulator"
@@ -176,7 +185,7 @@ public record SimConfig(
             PartitionConfig p = partition != null ? partition : PartitionConfig.builder()
                     .stabilizationIntervalMicros(defaultStabilizationMicros(partitions)).build();
             return new SimConfig(partitions, clients, keysPerRead, keysPerWrite, writeFraction, valueSize, keys, distribution, zipfExponent,
-                    transactions, fifo, meanDelayMicros, bandwidthBitsPerMicro, faults, p, protocol);
+                    transactions, fifo, meanDelayMicros, bandwidthBitsPerMicro, faults, p, protocol, maxClockSkewMicros);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.fastccs.sim;
 import io.fastccs.protocol.Partition;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.ClientRequest;
@@ -31,6 +32,8 @@ final class SimPartitions {
     private final EventQueue events;
     private final SimNetwork network;
     private final SplittableRandom random;
+    /** Each partition's clock: true time, or ahead of it by the partition's offset when the run has clock skew. */
+    private final TimeSource[] clocks;
     private final SimStats stats;
     private final InMemoryPartitionStore[] stores;
     private final ProtocolFactory protocol;
@@ -69,6 +72,11 @@ final class SimPartitions {
         this.epochs = new int[n];
         this.settledSeen = new long[n];
         this.down = new boolean[n];
+        this.clocks = new TimeSource[n];
+        for (int p = 0; p < n; p++) {
+            long offset = cfg.maxClockSkewMicros() == 0 ? 0 : random.nextLong(cfg.maxClockSkewMicros() + 1);
+            clocks[p] = offset == 0 ? events::now : () -> events.now() + offset;
+        }
     }
 
     /**
@@ -165,14 +173,14 @@ final class SimPartitions {
         if (groups == null) {
             PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
             partitions[p] = protocol.protocol() == Protocol.FASTCCS
-                    ? new FastCcsProtocol.Server(Partition.start(p, cfg.partition(), topology, stores[p], sink, events::now))
-                    : protocol.startPartition(p, cfg.partition(), topology, sink, events::now);
+                    ? new FastCcsProtocol.Server(Partition.start(p, cfg.partition(), topology, stores[p], sink, clocks[p]))
+                    : protocol.startPartition(p, cfg.partition(), topology, sink, clocks[p]);
         } else {
             ReplicaGroup.Term term = groups[p].current(); // a deposed leader keeps sending through its own term
             PeerSink sink = (to, message) -> term.send(() -> sendFromPartition(p, to, message));
             settledSeen[p] = -1;
             term.step(() -> {
-                Partition started = Partition.start(p, cfg.partition(), topology, term.store(), sink, events::now);
+                Partition started = Partition.start(p, cfg.partition(), topology, term.store(), sink, clocks[p]);
                 started.trackDurableSettled();
                 partitions[p] = new FastCcsProtocol.Server(started);
             });

@@ -13,6 +13,7 @@ import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
@@ -61,7 +62,7 @@ public final class CheckedWorkload {
         final boolean write;
         final List<Op> ops = new ArrayList<>();
         volatile Outcome outcome; // null while unknown
-        volatile long[] commitClock;
+        volatile CommitOrder commit;
         volatile boolean acknowledged;
         volatile String transactionId;
         /** For a write the client reported aborted: what it said (to explain a checker's finding). */
@@ -291,7 +292,7 @@ public final class CheckedWorkload {
         try {
             WriteResult w = session.write(writes);
             rec.transactionId = w.transactionId();
-            rec.commitClock = w.commitClock();
+            rec.commit = new CommitOrder(w.commitTime(), VectorClock.of(w.commitClock()));
             rec.acknowledged = true;
             rec.outcome = Outcome.COMMITTED;
             writesAcknowledged.increment();
@@ -310,14 +311,14 @@ public final class CheckedWorkload {
                     // The client could not know the outcome (a known commit without its clock counts too: the
                     // clock is needed to check that no acknowledged write was lost): ask the coordinator.
                     if (e.commitClock() != null) {
-                        rec.commitClock = e.commitClock();
+                        rec.commit = new CommitOrder(e.commitTime(), VectorClock.of(e.commitClock()));
                         rec.outcome = Outcome.COMMITTED;
                         unknownCommitted.increment();
                         unknownKnownClock.increment();
                     } else {
                         unknownSubmitted.increment();
-                        resolver.resolve(OutcomeResolver.parse(e.transactionId()), e.coordinator(), (outcome, clock) -> {
-                            rec.commitClock = clock;
+                        resolver.resolve(OutcomeResolver.parse(e.transactionId()), e.coordinator(), (outcome, commit) -> {
+                            rec.commit = commit;
                             rec.outcome = outcome;
                             (outcome == Outcome.COMMITTED ? unknownCommitted : unknownAborted).increment();
                         });
@@ -382,7 +383,7 @@ public final class CheckedWorkload {
                 try {
                     RawClient c = cluster.connect(cluster.nodeOfPartition(p), Duration.ofSeconds(2));
                     open.add(c);
-                    c.send(new WriteRequest(txnId.sequence(), txnId, coordinator, participants, writes, VectorClock.zero(n)));
+                    c.send(new WriteRequest(txnId.sequence(), txnId, coordinator, participants, writes, VectorClock.zero(n), 0));
                     sent++;
                 } catch (IOException e) {
                     count("dead client: could not reach partition " + p);
@@ -393,8 +394,8 @@ public final class CheckedWorkload {
             open.forEach(RawClient::close);
         }
         deadSubmitted.increment();
-        resolver.resolve(txnId, coordinator, (outcome, clock) -> {
-            rec.commitClock = clock;
+        resolver.resolve(txnId, coordinator, (outcome, commit) -> {
+            rec.commit = commit;
             rec.outcome = outcome;
             (outcome == Outcome.COMMITTED ? deadCommitted : deadAborted).increment();
         });
@@ -433,7 +434,7 @@ public final class CheckedWorkload {
     /**
      * After {@link #stop()} and once the cluster is whole again: waits for the unknown outcomes, reads every written key
      * from a session that has seen every committed write (the final session), checks the history with the TCC checker
-     * and checks that the newest committed write of every key, by the arbitration order of commit clocks, is what the
+     * and checks that the newest committed write of every key, by the arbitration order (commit time, then commit clock), is what the
      * final read returned.
      */
     public Result finish(FastCcsClient client, Duration settle, Path historyFile, Consumer<String> log)
@@ -445,8 +446,7 @@ public final class CheckedWorkload {
         if (!unexpected.isEmpty()) violations.add("unexpected exceptions: " + unexpected.subList(0, Math.min(5, unexpected.size())));
         Thread.sleep(settle.toMillis());
 
-        FinalStateVerifier<VectorClock> verifier = new FinalStateVerifier<>(FINAL_SESSION,
-                VectorClock::compareArbitration);
+        FinalStateVerifier<CommitOrder> verifier = new FinalStateVerifier<>(FINAL_SESSION, CommitOrder::compareTo);
         CausalToken fresh = client.session().exportToken();
         // The final session's causal past: every write known to have committed (the entrywise maximum of their commit
         // clocks). A fresh session may legitimately be answered from a snapshot older than some of them while a
@@ -454,18 +454,23 @@ public final class CheckedWorkload {
         // last fault). A write lost from storage still shows, since its partition answers at or after its clock, and a
         // partition that never stabilizes past it fails the final read instead of passing it.
         long[] pastEveryCommittedWrite = new long[fresh.partitions()];
+        long latestCommitTime = 0;
         for (List<Recorded> log2 : new TreeMap<>(logs).values())
             synchronized (log2) {
                 for (Recorded r : log2) {
-                    VectorClock commitClock = r.commitClock == null ? null : VectorClock.of(r.commitClock);
+                    CommitOrder commit = r.commit;
                     verifier.add(r.txnId, r.session, r.write, r.outcome == null ? null : r.outcome == Outcome.COMMITTED,
-                            r.ops, commitClock, r.acknowledged,
+                            r.ops, commit, r.acknowledged,
                             r.write ? r.transactionId + " (history txn " + r.txnId + ")" : "read " + r.txnId);
-                    if (r.write && r.outcome == Outcome.COMMITTED && commitClock != null) commitClock.maxInto(pastEveryCommittedWrite);
+                    if (r.write && r.outcome == Outcome.COMMITTED && commit != null) {
+                        commit.clock().maxInto(pastEveryCommittedWrite);
+                        latestCommitTime = Math.max(latestCommitTime, commit.time());
+                    }
                 }
             }
         List<Long> all = verifier.keysWritten();
-        CausalSession finalSession = client.session(CausalToken.of(pastEveryCommittedWrite, fresh.ringFingerprint()));
+        CausalSession finalSession = client.session(CausalToken.of(pastEveryCommittedWrite, latestCommitTime,
+                fresh.ringFingerprint()));
         Map<Long, Long> finalValues = new HashMap<>();
         for (int from = 0; from < all.size(); from += FINAL_READ_BATCH) {
             List<Long> batch = all.subList(from, Math.min(all.size(), from + FINAL_READ_BATCH));

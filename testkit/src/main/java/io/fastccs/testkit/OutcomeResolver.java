@@ -1,5 +1,6 @@
 package io.fastccs.testkit;
 
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Message;
@@ -25,7 +26,7 @@ import java.util.function.BiConsumer;
  * restarting is asked again once it answers.
  */
 public final class OutcomeResolver implements AutoCloseable {
-    private record Pending(TxnId txnId, int coordinator, BiConsumer<Outcome, long[]> onDecided) {
+    private record Pending(TxnId txnId, int coordinator, BiConsumer<Outcome, CommitOrder> onDecided) {
     }
 
     private final ClusterView cluster;
@@ -45,8 +46,8 @@ public final class OutcomeResolver implements AutoCloseable {
         this.thread.start();
     }
 
-    /** Asks until decided; {@code onDecided} gets the outcome and, if committed, the commit clock. */
-    public void resolve(TxnId txnId, int coordinator, BiConsumer<Outcome, long[]> onDecided) {
+    /** Asks until decided; {@code onDecided} gets the outcome and, if committed, the commit clock and time. */
+    public void resolve(TxnId txnId, int coordinator, BiConsumer<Outcome, CommitOrder> onDecided) {
         if (coordinator < 0) throw new IllegalArgumentException("write " + txnId + " names no coordinator");
         unresolved.incrementAndGet();
         submitted.add(new Pending(txnId, coordinator, onDecided));
@@ -81,7 +82,8 @@ public final class OutcomeResolver implements AutoCloseable {
                 Pending p = it.next();
                 OutcomeReply reply = ask(p);
                 if (reply != null && reply.outcome() != Outcome.UNDECIDED) {
-                    p.onDecided().accept(reply.outcome(), reply.commitClock() == null ? null : reply.commitClock().toArray());
+                    p.onDecided().accept(reply.outcome(),
+                            reply.commitClock() == null ? null : new CommitOrder(reply.commitTime(), reply.commitClock()));
                     it.remove();
                     unresolved.decrementAndGet();
                 }

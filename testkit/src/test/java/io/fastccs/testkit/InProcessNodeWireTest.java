@@ -98,7 +98,7 @@ class InProcessNodeWireTest {
     }
 
     private static ClientSession session() {
-        return new ClientSession(ring, new SplittableRandom().nextLong(), VectorClock.zero(ring.partitions()),
+        return new ClientSession(ring, new SplittableRandom().nextLong(), VectorClock.zero(ring.partitions()),0, 
                 requestIds::incrementAndGet);
     }
 

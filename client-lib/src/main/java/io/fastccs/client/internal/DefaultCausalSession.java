@@ -162,7 +162,7 @@ final class DefaultCausalSession implements CausalSession {
     public CausalToken exportToken() {
         if (!(protocol instanceof FastCcsProtocol.Session fastccs)) throw noTokens(client.config().protocol());
         synchronized (this) {
-            return CausalToken.of(fastccs.session().clock().toArray(), ringFingerprint);
+            return CausalToken.of(fastccs.session().clock().toArray(), fastccs.session().time(), ringFingerprint);
         }
     }
 

@@ -121,7 +121,8 @@ public final class DefaultFastCcsClient implements FastCcsClient {
                     + " partitions, ring fingerprint " + Long.toHexString(token.ringFingerprint()) + "; this cluster has "
                     + ring.partitions() + " partitions, fingerprint " + Long.toHexString(ring.fingerprint()));
         RequestIds ids = cluster.requestIds();
-        return newSession(FastCcsProtocol.resume(ring, nextSessionId(), VectorClock.of(token.clock()), ids::next));
+        return newSession(FastCcsProtocol.resume(ring, nextSessionId(), VectorClock.of(token.clock()), token.commitTime(),
+                ids::next));
     }
 
     private long nextSessionId() {

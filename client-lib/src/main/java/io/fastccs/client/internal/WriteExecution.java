@@ -8,7 +8,7 @@ import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -150,7 +150,7 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         if (txn.isConfirmed()) {
             long[] clock = clockArray(txn.commitStamp());
             finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(),
-                    partitionsOwning(writes.keySet()), clock != null ? clock : new long[0]));
+                    partitionsOwning(writes.keySet()), clock != null ? clock : new long[0], commitTime(txn.commitStamp())));
             return;
         }
         ErrorReply refusal = txn.failure();
@@ -158,7 +158,7 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
             if (refusal == null) {
                 finish(new WriteTimeoutException("the nodes aborted write " + txn.txnId() + " (a participant did not "
                         + "vote in time, or its coordinator restarted); it had no effect", WriteOutcome.ABORTED,
-                        txn.txnId().toString(), coordinator(), null, null));
+                        txn.txnId().toString(), coordinator(), null, 0, null));
             } else {
                 // A participant refuses before it prepares, so it never votes: the coordinator must abort.
                 if (refusal.code() == ErrorCode.NOT_OWNER) cluster.requestRingRefresh();
@@ -238,7 +238,8 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         String id = txn.txnId().toString();
         WriteTimeoutException e = new WriteTimeoutException("write " + id + " was not confirmed by every participant ("
                 + lostTrackCause.getMessage() + "); " + answer, known, id, coordinator(),
-                known == WriteOutcome.COMMITTED_UNCONFIRMED ? clockArray(txn.commitStamp()) : null, lostTrackCause);
+                known == WriteOutcome.COMMITTED_UNCONFIRMED ? clockArray(txn.commitStamp()) : null,
+                known == WriteOutcome.COMMITTED_UNCONFIRMED ? commitTime(txn.commitStamp()) : 0, lostTrackCause);
         if (known != WriteOutcome.ABORTED) {
             metrics.writeUnconfirmed();
             session.markInDoubt(e);
@@ -254,7 +255,12 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
 
     /** A FastCCS commit clock as an array; null for none or for another protocol's commit stamp. */
     private static long[] clockArray(Object stamp) {
-        return stamp instanceof VectorClock clock ? clock.toArray() : null;
+        return stamp instanceof CommitOrder commit ? commit.clock().toArray() : null;
+    }
+
+    /** A FastCCS commit time; 0 for none or for another protocol's commit stamp. */
+    private static long commitTime(Object stamp) {
+        return stamp instanceof CommitOrder commit ? commit.time() : 0;
     }
 
     @Override

@@ -138,7 +138,7 @@ public class ClientHotPathBenchmark {
             for (int p = 0; p < PARTITIONS; p++) members.add(new RingMember(p, "h" + p, 1, Long.MIN_VALUE + step * (p + 1), true));
             TokenRing ring = TokenRing.of(members);
             AtomicLong ids = new AtomicLong();
-            session = new ClientSession(ring, 42, VectorClock.zero(PARTITIONS), ids::incrementAndGet);
+            session = new ClientSession(ring, 42, VectorClock.zero(PARTITIONS), 0, ids::incrementAndGet);
             Map<Integer, Integer> perPartition = new HashMap<>();
             keys = new ArrayList<>();
             for (int i = 0; keys.size() < 10; i++) {
@@ -169,7 +169,7 @@ public class ClientHotPathBenchmark {
         for (Outgoing o : requests) {
             FirstRoundRead r = (FirstRoundRead) o.request();
             txn.onResponse(new ReadReply(r.requestId(), s.valuesByPartition.get(o.partition()), s.snapshot,
-                    s.commitClockByPartition.get(o.partition()), 0));
+                    s.commitClockByPartition.get(o.partition()), 0, 0));
         }
         return txn.result();
     }

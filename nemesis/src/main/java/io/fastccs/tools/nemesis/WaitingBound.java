@@ -91,7 +91,7 @@ public final class WaitingBound {
             long t0 = System.nanoTime();
             try (RawClient c = view.connect(view.nodeOfPartition(p), Duration.ofSeconds(5))) {
                 c.send(new WriteRequest(1, txnId, coordinator, List.of(Math.min(p, q), Math.max(p, q)),
-                        List.of(new KeyValue(Key.of(stuckKeyP), stuckValue)), VectorClock.zero(n)));
+                        List.of(new KeyValue(Key.of(stuckKeyP), stuckValue)), VectorClock.zero(n), 0));
                 Thread.sleep(20); // the node reads it; then the client dies
             }
             long faultMillis = 0;

@@ -17,21 +17,27 @@ import java.util.List;
  */
 public interface PartitionStore {
 
-    /** A write transaction this partition prepared, with its outcome once known. */
+    /**
+     * A write transaction this partition prepared, with its outcome once known ({@code commitClock} and
+     * {@code commitTime} only when committed: null and 0 otherwise).
+     */
     record TxnRecord(TxnId txnId, long sequence, int coordinator, List<Integer> participants,
-                     List<KeyValue> writes, VectorClock clientClock, Outcome outcome, VectorClock commitClock) {
-        public TxnRecord withOutcome(Outcome outcome, VectorClock commitClock) {
-            return new TxnRecord(txnId, sequence, coordinator, participants, writes, clientClock, outcome, commitClock);
+                     List<KeyValue> writes, VectorClock clientClock, Outcome outcome, VectorClock commitClock,
+                     long commitTime) {
+        public TxnRecord withOutcome(Outcome outcome, VectorClock commitClock, long commitTime) {
+            return new TxnRecord(txnId, sequence, coordinator, participants, writes, clientClock, outcome, commitClock,
+                    commitTime);
         }
     }
 
     /**
-     * A coordinator's decision (commit with its clock, or abort).
+     * A coordinator's decision (commit with its clock and time, or abort: null and 0).
      *
      * @param participants the transaction's participants; empty for an abort presumed for a transaction this
      *                     coordinator never saw
      */
-    record Decision(TxnId txnId, Outcome outcome, VectorClock commitClock, List<Integer> participants, long decidedAt) {
+    record Decision(TxnId txnId, Outcome outcome, VectorClock commitClock, long commitTime, List<Integer> participants,
+                    long decidedAt) {
     }
 
     /**
@@ -46,7 +52,7 @@ public interface PartitionStore {
     void savePrepared(TxnRecord record);
 
     /** Records the outcome of a prepared transaction. */
-    void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock);
+    void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime);
 
     /**
      * Saves the snapshot clock. Its own entry is the settled prefix: every sequence number up to it is settled and

@@ -34,9 +34,9 @@ public final class InMemoryPartitionStore implements PartitionStore {
     }
 
     @Override
-    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) {
+    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime) {
         TxnRecord r = transactions.get(sequence);
-        if (r != null && r.txnId().equals(txnId)) transactions.put(sequence, r.withOutcome(outcome, commitClock));
+        if (r != null && r.txnId().equals(txnId)) transactions.put(sequence, r.withOutcome(outcome, commitClock, commitTime));
     }
 
     @Override

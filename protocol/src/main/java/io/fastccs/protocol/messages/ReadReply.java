@@ -9,10 +9,12 @@ import java.util.List;
  *
  * @param snapshot the partition's snapshot vector clock {@code svc} after merging the client's clock
  * @param maxCommitClock {@code ctm}: the component-wise maximum of the returned versions' commit clocks
+ * @param maxCommitTime the largest commit time of the returned versions (0 if none): the client's next commit is
+ *                      stamped above it
  * @param serverTime the partition's time when it served the read, echoed back by a round two
  */
 public record ReadReply(long requestId, List<ReadValue> values, VectorClock snapshot, VectorClock maxCommitClock,
-                        long serverTime) implements ClientResponse {
+                        long maxCommitTime, long serverTime) implements ClientResponse {
     public ReadReply {
         values = List.copyOf(values);
     }

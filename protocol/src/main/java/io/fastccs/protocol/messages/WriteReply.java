@@ -9,7 +9,8 @@ import io.fastccs.protocol.primitives.VectorClock;
  * participant answered.
  *
  * @param commitClock the transaction's commit clock; {@code null} unless {@code outcome} is COMMITTED
+ * @param commitTime  the transaction's commit time; 0 unless {@code outcome} is COMMITTED
  */
-public record WriteReply(long requestId, TxnId txnId, Outcome outcome, VectorClock commitClock)
+public record WriteReply(long requestId, TxnId txnId, Outcome outcome, VectorClock commitClock, long commitTime)
         implements ClientResponse {
 }

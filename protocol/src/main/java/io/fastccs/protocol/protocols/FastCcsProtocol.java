@@ -20,6 +20,7 @@ import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
@@ -84,15 +85,15 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
     @Override
     public ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds) {
-        return resume(topology, clientId, VectorClock.zero(topology.partitions()), requestIds);
+        return resume(topology, clientId, VectorClock.zero(topology.partitions()), 0, requestIds);
     }
 
     /**
-     * A session that continues the causal context {@code clock} (one entry per partition; a causal token's) instead of
-     * starting from nothing.
+     * A session that continues the causal context {@code clock} (one entry per partition) and {@code time} (its largest
+     * commit time), a causal token's, instead of starting from nothing.
      */
-    public static Session resume(Topology topology, long clientId, VectorClock clock, LongSupplier requestIds) {
-        return session(new ClientSession(topology, clientId, clock, requestIds));
+    public static Session resume(Topology topology, long clientId, VectorClock clock, long time, LongSupplier requestIds) {
+        return session(new ClientSession(topology, clientId, clock, time, requestIds));
     }
 
     /** {@code session} as a neutral session. */
@@ -128,7 +129,7 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
     @Override
     public Comparator<Object> arbitration() {
-        return (a, b) -> VectorClock.compareArbitration((VectorClock) a, (VectorClock) b);
+        return (a, b) -> ((CommitOrder) a).compareTo((CommitOrder) b);
     }
 
     private record Read(ReadTransaction txn) implements ReadStep {
@@ -199,7 +200,7 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
         @Override
         public Object commitStamp() {
-            return txn.commitClock();
+            return txn.commitClock() == null ? null : new CommitOrder(txn.commitTime(), txn.commitClock());
         }
 
         @Override

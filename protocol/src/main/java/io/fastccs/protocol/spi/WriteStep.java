@@ -27,7 +27,7 @@ public interface WriteStep {
     Outcome outcome();
 
     /**
-     * Where the write sits in the protocol's arbitration order once committed (a FastCCS commit clock, an Eiger or
+     * Where the write sits in the protocol's arbitration order once committed (a FastCCS {@code CommitOrder}, an Eiger or
      * Wren timestamp), compared with {@link ProtocolFactory#arbitration()}; null while unknown.
      */
     Object commitStamp();

@@ -61,7 +61,8 @@ final class WireMapping {
         } else if (m instanceof ReadReply r) {
             var values = readValuesToWire(r.values(), "ReadValue.sequence");
             body = Body.readReply(new io.fastccs.protocol.wire.thrift.ReadReply(r.requestId(), values,
-                    clockToWire(r.snapshot()), clockToWire(r.maxCommitClock()), r.serverTime()));
+                    clockToWire(r.snapshot()), clockToWire(r.maxCommitClock()), r.serverTime(),
+                    nonNegativeTime(r.maxCommitTime(), "ReadReply.maxCommitTime")));
         } else if (m instanceof SecondRoundRead r) {
             body = Body.secondRoundRead(new io.fastccs.protocol.wire.thrift.SecondRoundRead(
                     r.requestId(), keysToWire(r.keys()), clockToWire(r.clock()), r.firstRoundTime()));
@@ -70,11 +71,15 @@ final class WireMapping {
             var writes = writesToWire(r.writes());
             body = Body.writeRequest(new io.fastccs.protocol.wire.thrift.WriteRequest(r.requestId(),
                     txnIdToWire(r.txnId()), r.coordinator(),
-                    partitionsToWire(r.participants(), "WriteRequest.participants"), writes, clockToWire(r.clock())));
+                    partitionsToWire(r.participants(), "WriteRequest.participants"), writes, clockToWire(r.clock()),
+                    nonNegativeTime(r.dependencyTime(), "WriteRequest.dependencyTime")));
         } else if (m instanceof WriteReply r) {
             var w = new io.fastccs.protocol.wire.thrift.WriteReply(r.requestId(), txnIdToWire(r.txnId()),
                     outcomeToWire(r.outcome()));
-            if (r.commitClock() != null) w.setCommitClock(clockToWire(r.commitClock()));
+            if (r.commitClock() != null) {
+                w.setCommitClock(clockToWire(r.commitClock()));
+                w.setCommitTime(nonNegativeTime(r.commitTime(), "WriteReply.commitTime"));
+            }
             body = Body.writeReply(w);
         } else if (m instanceof Prepared p) {
             checkPartition(p.from(), "Prepared.from");
@@ -83,7 +88,7 @@ final class WireMapping {
                     p.sequence(), partitionsToWire(p.participants(), "Prepared.participants")));
         } else if (m instanceof Commit c) {
             body = Body.commit(new io.fastccs.protocol.wire.thrift.Commit(txnIdToWire(c.txnId()),
-                    clockToWire(c.commitClock())));
+                    clockToWire(c.commitClock()), nonNegativeTime(c.commitTime(), "Commit.commitTime")));
         } else if (m instanceof Stabilize s) {
             checkPartition(s.from(), "Stabilize.from");
             checkSequence(s.settled(), "Stabilize.settled");
@@ -99,7 +104,10 @@ final class WireMapping {
         } else if (m instanceof OutcomeReply r) {
             var w = new io.fastccs.protocol.wire.thrift.OutcomeReply(r.requestId(), txnIdToWire(r.txnId()),
                     outcomeToWire(r.outcome()));
-            if (r.commitClock() != null) w.setCommitClock(clockToWire(r.commitClock()));
+            if (r.commitClock() != null) {
+                w.setCommitClock(clockToWire(r.commitClock()));
+                w.setCommitTime(nonNegativeTime(r.commitTime(), "OutcomeReply.commitTime"));
+            }
             body = Body.outcomeReply(w);
         } else if (m instanceof ErrorReply e) {
             if (e.owner() < -1)
@@ -222,6 +230,11 @@ final class WireMapping {
         if (v < 0) throw new IllegalArgumentException(field + " must be >= 0, got " + v);
     }
 
+    private static long nonNegativeTime(long v, String field) {
+        checkNonNegative(v, field);
+        return v;
+    }
+
     /** For a time that is -1 where there is none. */
     static void checkTimeOrMinusOne(long v, String field) {
         if (v < -1) throw new IllegalArgumentException(field + " must be a time >= 0 or -1, got " + v);
@@ -263,7 +276,8 @@ final class WireMapping {
                         partition(w.isSetCoordinator(), w.getCoordinator(), "WriteRequest.coordinator"),
                         partitions(w.getParticipants(), "WriteRequest.participants", limits),
                         writes(w.getWrites(), "WriteRequest.writes", limits),
-                        clock(w.getClock(), "WriteRequest.clock", limits));
+                        clock(w.getClock(), "WriteRequest.clock", limits),
+                        nonNegative(w.isSetDependencyTime(), w.getDependencyTime(), "WriteRequest.dependencyTime"));
             }
             case OUTCOME_QUERY -> {
                 var w = body.getOutcomeQuery();
@@ -278,6 +292,7 @@ final class WireMapping {
                         readValues(w.getValues(), "ReadReply.values", limits),
                         clock(w.getSnapshot(), "ReadReply.snapshot", limits),
                         clock(w.getMaxCommitClock(), "ReadReply.maxCommitClock", limits),
+                        nonNegative(w.isSetMaxCommitTime(), w.getMaxCommitTime(), "ReadReply.maxCommitTime"),
                         requireSet(w.isSetServerTime(), "ReadReply.serverTime", w.getServerTime()));
             }
             case WRITE_REPLY -> {
@@ -286,7 +301,8 @@ final class WireMapping {
                         requireSet(w.isSetRequestId(), "WriteReply.requestId", w.getRequestId()),
                         txnId(w.getTxnId(), "WriteReply.txnId"),
                         outcome(w.getOutcome(), "WriteReply.outcome"),
-                        w.isSetCommitClock() ? clock(w.getCommitClock(), "WriteReply.commitClock", limits) : null);
+                        w.isSetCommitClock() ? clock(w.getCommitClock(), "WriteReply.commitClock", limits) : null,
+                        w.isSetCommitClock() ? nonNegative(w.isSetCommitTime(), w.getCommitTime(), "WriteReply.commitTime") : 0);
             }
             case OUTCOME_REPLY -> {
                 var w = body.getOutcomeReply();
@@ -294,7 +310,8 @@ final class WireMapping {
                         requireSet(w.isSetRequestId(), "OutcomeReply.requestId", w.getRequestId()),
                         txnId(w.getTxnId(), "OutcomeReply.txnId"),
                         outcome(w.getOutcome(), "OutcomeReply.outcome"),
-                        w.isSetCommitClock() ? clock(w.getCommitClock(), "OutcomeReply.commitClock", limits) : null);
+                        w.isSetCommitClock() ? clock(w.getCommitClock(), "OutcomeReply.commitClock", limits) : null,
+                        w.isSetCommitClock() ? nonNegative(w.isSetCommitTime(), w.getCommitTime(), "OutcomeReply.commitTime") : 0);
             }
             case ERROR_REPLY -> {
                 var w = body.getErrorReply();
@@ -317,7 +334,8 @@ final class WireMapping {
             case COMMIT -> {
                 var w = body.getCommit();
                 yield new Commit(txnId(w.getTxnId(), "Commit.txnId"),
-                        clock(w.getCommitClock(), "Commit.commitClock", limits));
+                        clock(w.getCommitClock(), "Commit.commitClock", limits),
+                        nonNegative(w.isSetCommitTime(), w.getCommitTime(), "Commit.commitTime"));
             }
             case ABORT -> new Abort(txnId(body.getAbort().getTxnId(), "Abort.txnId"));
             case CHECK_COMMIT -> {

@@ -387,7 +387,7 @@ class WireCodecMalformedTest {
     void encodeRefusesWhatDecodeWouldRefuse() {
         assertThatThrownBy(() -> WireCodec.encode(new Stabilize(-1, 0))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> WireCodec.encode(new WriteRequest(1, WireTestMessages.TXN, 0, List.of(0, -1),
-                List.of(), VectorClock.of(0)))).isInstanceOf(IllegalArgumentException.class);
+                List.of(), VectorClock.of(0), 0))).isInstanceOf(IllegalArgumentException.class);
         // A failed encode leaves the thread's encoder usable.
         Stabilize ok = new Stabilize(1, 1);
         assertThat(WireCodec.encode(ok)).isEqualTo(WireCodec.encode(ok));
@@ -620,7 +620,7 @@ class WireCodecMalformedTest {
         assertThat(decodeFails(fiveEntries, tight).kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
 
         byte[] bigFrame = WireCodec.encode(new WriteRequest(1, WireTestMessages.TXN, 0, List.of(0),
-                List.of(new io.fastccs.protocol.messages.KeyValue(Key.of("k"), new byte[2000])), VectorClock.of(1)));
+                List.of(new io.fastccs.protocol.messages.KeyValue(Key.of("k"), new byte[2000])), VectorClock.of(1), 0));
         MalformedFrameException e = decodeFails(bigFrame, tight);
         assertThat(e.kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
         assertThat(e).hasMessageContaining("exceeds the limit of 1000");

@@ -123,8 +123,8 @@ class WireCodecSizeTest {
 
     /** The bytes one more clock entry adds, from Commits with 1024 and 2048 entries of {@code entry}. */
     private static double perEntryCost(long entry) {
-        int small = WireCodec.encodedSize(new Commit(WireTestMessages.TXN, WireTestMessages.clockOf(1024, i -> entry)));
-        int large = WireCodec.encodedSize(new Commit(WireTestMessages.TXN, WireTestMessages.clockOf(2048, i -> entry)));
+        int small = WireCodec.encodedSize(new Commit(WireTestMessages.TXN, WireTestMessages.clockOf(1024, i -> entry), 0));
+        int large = WireCodec.encodedSize(new Commit(WireTestMessages.TXN, WireTestMessages.clockOf(2048, i -> entry), 0));
         return (large - small) / 1024.0;
     }
 }

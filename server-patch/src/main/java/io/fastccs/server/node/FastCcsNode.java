@@ -310,7 +310,10 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         @Override public void endOfStep() { store.endOfStep(); }
         @Override public void close() { store.close(); }
         @Override public void savePrepared(TxnRecord record) { dirty = true; store.savePrepared(record); }
-        @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) { dirty = true; store.saveOutcome(txnId, sequence, outcome, commitClock); }
+        @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime) {
+            dirty = true;
+            store.saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
+        }
         @Override public void saveSnapshot(VectorClock snapshot, int self) { dirty = true; store.saveSnapshot(snapshot, self); }
         @Override public void saveDecision(Decision decision) { dirty = true; store.saveDecision(decision); }
         @Override public void forgetDecision(TxnId txnId) { dirty = true; store.forgetDecision(txnId); }

@@ -1,5 +1,6 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -203,6 +204,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     /** The clock most recently encoded: the versions of one transaction share it, so it is encoded once. */
     private VectorClock lastEncodedClock;
     private byte[] lastEncodedClockBytes;
+    private long lastEncodedTime;
     private volatile boolean closed;
     private volatile Throwable writeFailure;
 
@@ -347,7 +349,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         }
         PartitionUpdate.SimpleBuilder update = versionsUpdate(key);
         update.row(version.sequence())
-                .add(CLOCK, ByteBuffer.wrap(encodeClock(version.commitClock())))
+                .add(CLOCK, ByteBuffer.wrap(encodeCommit(version.commitClock(), version.commitTime())))
                 .add(VALUE, ByteBuffer.wrap(version.value()));
         submit(new Mutation(update.build()), key, new VersionChange.Put(version));
         versionsWritten.setOpaque(versionsWritten.getPlain() + 1);
@@ -487,13 +489,13 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
                 .add(COORDINATOR, record.coordinator())
                 .add(PARTICIPANTS, ByteBuffer.wrap(RecordCodec.encodeParticipants(record.participants())))
                 .add(WRITES, ByteBuffer.wrap(RecordCodec.encodeWrites(record.writes())))
-                .add(CLIENT_CLOCK, ByteBuffer.wrap(encodeClock(record.clientClock())));
-        if (record.outcome() != Outcome.UNDECIDED) addOutcome(row, record.outcome(), record.commitClock());
+                .add(CLIENT_CLOCK, ByteBuffer.wrap(RecordCodec.encodeClock(record.clientClock())));
+        if (record.outcome() != Outcome.UNDECIDED) addOutcome(row, record.outcome(), record.commitClock(), record.commitTime());
         submit(new Mutation(update.build()), null, null);
     }
 
     @Override
-    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) {
+    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime) {
         // As the reference store: only for a record we hold (it may be gone already behind the snapshot).
         if (!txnId.equals(storedTransactions().get(sequence))) {
             logger.debug("Outcome {} of {} (sequence {}) has no stored record; not saved", outcome, txnId, sequence);
@@ -501,7 +503,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         }
         PartitionUpdate.SimpleBuilder update = localUpdate(transactionsTable);
         // No row marker: should the record be dropped first, the outcome alone must not make a row appear.
-        addOutcome(update.row(sequence).noPrimaryKeyLivenessInfo(), outcome, commitClock);
+        addOutcome(update.row(sequence).noPrimaryKeyLivenessInfo(), outcome, commitClock, commitTime);
         submit(new Mutation(update.build()), null, null);
     }
 
@@ -530,7 +532,8 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         PartitionUpdate.SimpleBuilder update = localUpdate(decisionsTable);
         update.row(decision.txnId().client(), decision.txnId().sequence())
                 .add(OUTCOME, RecordCodec.encodeOutcome(decision.outcome()))
-                .add(COMMIT_CLOCK, decision.commitClock() == null ? null : ByteBuffer.wrap(encodeClock(decision.commitClock())))
+                .add(COMMIT_CLOCK, decision.commitClock() == null ? null
+                        : ByteBuffer.wrap(encodeCommit(decision.commitClock(), decision.commitTime())))
                 .add(PARTICIPANTS, ByteBuffer.wrap(RecordCodec.encodeParticipants(decision.participants())))
                 .add(DECIDED_AT, decision.decidedAt());
         submit(new Mutation(update.build()), null, null);
@@ -736,10 +739,12 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         return lastTimestamp;
     }
 
-    private byte[] encodeClock(VectorClock clock) {
-        if (clock != lastEncodedClock) {
-            lastEncodedClockBytes = RecordCodec.encodeClock(clock);
+    /** The versions of one transaction share their commit, so it is encoded once. */
+    private byte[] encodeCommit(VectorClock clock, long time) {
+        if (clock != lastEncodedClock || time != lastEncodedTime) {
+            lastEncodedClockBytes = RecordCodec.encodeCommit(clock, time);
             lastEncodedClock = clock;
+            lastEncodedTime = time;
         }
         return lastEncodedClockBytes; // shared by mutations; never modified
     }
@@ -773,9 +778,9 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         return PartitionUpdate.simpleBuilder(table.metadata(), self).timestamp(nextTimestamp());
     }
 
-    private static void addOutcome(Row.SimpleBuilder row, Outcome outcome, VectorClock commitClock) {
+    private static void addOutcome(Row.SimpleBuilder row, Outcome outcome, VectorClock commitClock, long commitTime) {
         row.add(OUTCOME, RecordCodec.encodeOutcome(outcome))
-                .add(COMMIT_CLOCK, commitClock == null ? null : ByteBuffer.wrap(RecordCodec.encodeClock(commitClock)));
+                .add(COMMIT_CLOCK, commitClock == null ? null : ByteBuffer.wrap(RecordCodec.encodeCommit(commitClock, commitTime)));
     }
 
     private List<Version> readStoredVersions(Key key) {
@@ -790,7 +795,8 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
                 logger.warn("Ignoring incomplete row {}/{} of {}.{}", key, sequence, StorageSchema.KEYSPACE, StorageSchema.VERSIONS);
                 return;
             }
-            out.add(new Version(sequence, RecordCodec.decodeClock(clock), ByteBufferUtil.getArray(value)));
+            CommitOrder commit = RecordCodec.decodeCommit(clock);
+            out.add(new Version(sequence, commit.clock(), commit.time(), ByteBufferUtil.getArray(value)));
         });
         return VersionChange.sortedNewestFirst(out);
     }
@@ -809,12 +815,13 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             return null;
         }
         ByteBuffer outcome = cellValue(row, transactionsTable, OUTCOME);
-        ByteBuffer commitClock = cellValue(row, transactionsTable, COMMIT_CLOCK);
+        ByteBuffer stored = cellValue(row, transactionsTable, COMMIT_CLOCK);
+        CommitOrder commit = stored == null ? null : RecordCodec.decodeCommit(stored);
         return new TxnRecord(new TxnId(ByteBufferUtil.toLong(client), ByteBufferUtil.toLong(txnSequence)), sequence,
                 ByteBufferUtil.toInt(coordinator), RecordCodec.decodeParticipants(participants),
                 RecordCodec.decodeWrites(writes), RecordCodec.decodeClock(clientClock),
                 outcome == null ? Outcome.UNDECIDED : RecordCodec.decodeOutcome(outcome.get(outcome.position())),
-                commitClock == null ? null : RecordCodec.decodeClock(commitClock));
+                commit == null ? null : commit.clock(), commit == null ? 0 : commit.time());
     }
 
     private Decision decodeDecision(Row row) {
@@ -827,9 +834,10 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             logger.debug("Ignoring incomplete decision {}:{} of partition {}", Long.toHexString(client), txnSequence, self);
             return null;
         }
-        ByteBuffer commitClock = cellValue(row, decisionsTable, COMMIT_CLOCK);
+        ByteBuffer stored = cellValue(row, decisionsTable, COMMIT_CLOCK);
+        CommitOrder commit = stored == null ? null : RecordCodec.decodeCommit(stored);
         return new Decision(new TxnId(client, txnSequence), RecordCodec.decodeOutcome(outcome.get(outcome.position())),
-                commitClock == null ? null : RecordCodec.decodeClock(commitClock),
+                commit == null ? null : commit.clock(), commit == null ? 0 : commit.time(),
                 RecordCodec.decodeParticipants(participants), ByteBufferUtil.toLong(decidedAt));
     }
 

@@ -1,5 +1,6 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.KeyValue;
@@ -15,6 +16,9 @@ import java.util.List;
  * group first, high bit set on every byte but the last), so small numbers take one byte:
  * <ul>
  *   <li>vector clock: {@code n, e[0], ..., e[n-1]} (a 3-partition clock of small entries is 4 bytes);</li>
+ *   <li>commit (a version's or a transaction's commit clock and commit time): the vector clock, then {@code time}.
+ *       Blobs written before commit times existed end after the clock and read as time 0: older than anything
+ *       committed since, and ordered among themselves by their clocks as they were;</li>
  *   <li>participant list: {@code count, p[0], ...};</li>
  *   <li>writes of a prepared transaction: {@code count}, then per write {@code keyLength, key, valueLength, value}.</li>
  * </ul>
@@ -38,11 +42,33 @@ public final class RecordCodec {
 
     public static VectorClock decodeClock(ByteBuffer bytes) {
         Reader r = new Reader(bytes);
+        VectorClock clock = readClock(r);
+        r.expectEnd();
+        return clock;
+    }
+
+    public static byte[] encodeCommit(VectorClock clock, long time) {
+        if (time < 0) throw new IllegalArgumentException("negative commit time " + time);
+        Writer w = new Writer(2 + clock.size() * 3 + 8);
+        w.varint(clock.size());
+        for (int i = 0; i < clock.size(); i++) w.varint(clock.get(i));
+        w.varint(time);
+        return w.toArray();
+    }
+
+    public static CommitOrder decodeCommit(ByteBuffer bytes) {
+        Reader r = new Reader(bytes);
+        VectorClock clock = readClock(r);
+        long time = r.atEnd() ? 0 : r.varint();
+        r.expectEnd();
+        return new CommitOrder(time, clock);
+    }
+
+    private static VectorClock readClock(Reader r) {
         int n = r.count();
         if (n < 1) throw new IllegalArgumentException("a stored vector clock has no entries");
         long[] entries = new long[n];
         for (int i = 0; i < n; i++) entries[i] = r.varint();
-        r.expectEnd();
         return VectorClock.of(entries);
     }
 
@@ -178,6 +204,10 @@ public final class RecordCodec {
             byte[] out = new byte[length];
             buf.get(out);
             return out;
+        }
+
+        boolean atEnd() {
+            return !buf.hasRemaining();
         }
 
         void expectEnd() {

@@ -27,7 +27,9 @@ public final class InMemoryDurableStore implements DurablePartitionStore {
     @Override public CompletableFuture<Void> whenDurable() { return DONE; }
     @Override public void close() { }
     @Override public void savePrepared(TxnRecord record) { store.savePrepared(record); }
-    @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock) { store.saveOutcome(txnId, sequence, outcome, commitClock); }
+    @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime) {
+        store.saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
+    }
     @Override public void saveSnapshot(VectorClock snapshot, int self) { store.saveSnapshot(snapshot, self); }
     @Override public void saveDecision(Decision decision) { store.saveDecision(decision); }
     @Override public void forgetDecision(TxnId txnId) { store.forgetDecision(txnId); }

@@ -1,5 +1,6 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -57,7 +58,7 @@ class CassandraPartitionStoreTest {
     }
 
     private static Version version(long sequence, long... clock) {
-        return new Version(sequence, VectorClock.of(clock), ("v" + sequence).getBytes(StandardCharsets.UTF_8));
+        return new Version(sequence, VectorClock.of(clock), 0, ("v" + sequence).getBytes(StandardCharsets.UTF_8));
     }
 
     private static void await(CompletableFuture<Void> f) throws Exception {
@@ -70,6 +71,7 @@ class CassandraPartitionStoreTest {
         for (int i = 0; i < expected.size(); i++) {
             assertThat(actual.get(i).sequence()).as("sequence at %d", i).isEqualTo(expected.get(i).sequence());
             assertThat(actual.get(i).commitClock()).as("clock at %d", i).isEqualTo(expected.get(i).commitClock());
+            assertThat(actual.get(i).commitTime()).as("commit time at %d", i).isEqualTo(expected.get(i).commitTime());
             assertThat(actual.get(i).value()).as("value at %d", i).isEqualTo(expected.get(i).value());
         }
     }
@@ -115,7 +117,7 @@ class CassandraPartitionStoreTest {
                 ConsistencyLevel.ONE, java.nio.ByteBuffer.wrap(key.toBytes()));
         assertThat(versions.size()).isEqualTo(1);
         assertThat(versions.one().getLong("sequence")).isEqualTo(5);
-        assertThat(RecordCodec.decodeClock(versions.one().getBytes("clock"))).isEqualTo(VectorClock.of(5, 0, 1));
+        assertThat(RecordCodec.decodeCommit(versions.one().getBytes("clock"))).isEqualTo(new CommitOrder(0, VectorClock.of(5, 0, 1)));
         UntypedResultSet records = QueryProcessor.execute("SELECT sequence, txn_client FROM fastccs_local.transactions WHERE partition = ?",
                 ConsistencyLevel.ONE, self);
         assertThat(records.one().getLong("sequence")).isEqualTo(9);
@@ -141,6 +143,31 @@ class CassandraPartitionStoreTest {
             assertSameVersions(fresh.versions(key), expected);
             assertThat(fresh.stats().cacheMisses()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void commitTimeOrdersVersionsBeforeTheirClocksAndSurvivesARestart() throws Exception {
+        Key key = uniqueKey("commit-time");
+        // The clock sums say 2 < 1 < 3; the commit times say 3 < 1 < 2, and win.
+        List<Version> written = List.of(
+                new Version(1, VectorClock.of(1, 4, 0), 2_000_000, bytes("v1")),
+                new Version(2, VectorClock.of(2, 0, 0), 3_000_000, bytes("v2")),
+                new Version(3, VectorClock.of(3, 9, 9), 1_000_000, bytes("v3")));
+        List<Version> expected = List.of(written.get(1), written.get(0), written.get(2));
+        try (CassandraPartitionStore store = open(newSelf(), 100)) {
+            for (Version v : written) store.putVersion(key, v);
+            assertSameVersions(store.versions(key), expected);
+            await(store.whenDurable());
+        }
+        try (CassandraPartitionStore fresh = open(newSelf(), 100)) {
+            List<Version> read = fresh.versions(key);
+            assertSameVersions(read, expected);
+            assertThat(read).extracting(Version::commitTime).containsExactly(3_000_000L, 2_000_000L, 1_000_000L);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -244,19 +271,19 @@ class CassandraPartitionStoreTest {
                 store.savePrepared(r);
                 reference.savePrepared(r);
             }
-            store.saveOutcome(prepared.get(0).txnId(), 1, Outcome.COMMITTED, commitClock);
-            reference.saveOutcome(prepared.get(0).txnId(), 1, Outcome.COMMITTED, commitClock);
-            store.saveOutcome(prepared.get(1).txnId(), 2, Outcome.ABORTED, null);
-            reference.saveOutcome(prepared.get(1).txnId(), 2, Outcome.ABORTED, null);
+            store.saveOutcome(prepared.get(0).txnId(), 1, Outcome.COMMITTED, commitClock, 1_234_567L);
+            reference.saveOutcome(prepared.get(0).txnId(), 1, Outcome.COMMITTED, commitClock, 1_234_567L);
+            store.saveOutcome(prepared.get(1).txnId(), 2, Outcome.ABORTED, null, 0);
+            reference.saveOutcome(prepared.get(1).txnId(), 2, Outcome.ABORTED, null, 0);
             // A wrong id for a stored sequence number is ignored, as by the reference.
-            store.saveOutcome(new TxnId(1, 1), 3, Outcome.COMMITTED, commitClock);
-            reference.saveOutcome(new TxnId(1, 1), 3, Outcome.COMMITTED, commitClock);
+            store.saveOutcome(new TxnId(1, 1), 3, Outcome.COMMITTED, commitClock, 1_234_567L);
+            reference.saveOutcome(new TxnId(1, 1), 3, Outcome.COMMITTED, commitClock, 1_234_567L);
 
             List<Decision> decisions = List.of(
-                    new Decision(new TxnId(3, 3), Outcome.COMMITTED, commitClock, List.of(0, 1, 2), 3_000),
-                    new Decision(new TxnId(1, 1), Outcome.ABORTED, null, List.of(), 1_000),
-                    new Decision(new TxnId(2, 2), Outcome.ABORTED, null, List.of(self), 2_000),
-                    new Decision(new TxnId(4, 4), Outcome.COMMITTED, commitClock, List.of(0), 4_000));
+                    new Decision(new TxnId(3, 3), Outcome.COMMITTED, commitClock, 1_234_567L, List.of(0, 1, 2), 3_000),
+                    new Decision(new TxnId(1, 1), Outcome.ABORTED, null, 0, List.of(), 1_000),
+                    new Decision(new TxnId(2, 2), Outcome.ABORTED, null, 0, List.of(self), 2_000),
+                    new Decision(new TxnId(4, 4), Outcome.COMMITTED, commitClock, 1_234_567L, List.of(0), 4_000));
             for (Decision d : decisions) {
                 store.saveDecision(d);
                 reference.saveDecision(d);
@@ -278,7 +305,7 @@ class CassandraPartitionStoreTest {
                     expected.decisions().stream().sorted(java.util.Comparator.comparingLong(Decision::decidedAt)).toList());
             assertThat(recovered.transactions().get(2).outcome()).isEqualTo(Outcome.UNDECIDED);
             // Records recovered are known again: an outcome for the undecided one is saved.
-            restarted.saveOutcome(prepared.get(2).txnId(), 3, Outcome.COMMITTED, commitClock);
+            restarted.saveOutcome(prepared.get(2).txnId(), 3, Outcome.COMMITTED, commitClock, 1_234_567L);
             assertThat(restarted.recover().transactions().get(2).outcome()).isEqualTo(Outcome.COMMITTED);
         }
     }
@@ -308,10 +335,10 @@ class CassandraPartitionStoreTest {
         int self = newSelf();
         try (CassandraPartitionStore store = open(self, 10)) {
             for (long s = 1; s <= 5; s++) store.savePrepared(record(self, s, new TxnId(100, s), List.of(kv("k" + s, "v"))));
-            store.saveOutcome(new TxnId(100, 2), 2, Outcome.COMMITTED, VectorClock.zero(64).with(self, 2));
+            store.saveOutcome(new TxnId(100, 2), 2, Outcome.COMMITTED, VectorClock.zero(64).with(self, 2), 1_234_567L);
             store.saveSnapshot(VectorClock.zero(64).with(self, 3), self);
             // An outcome for a dropped record is not saved and must not bring back part of its row.
-            store.saveOutcome(new TxnId(100, 1), 1, Outcome.ABORTED, null);
+            store.saveOutcome(new TxnId(100, 1), 1, Outcome.ABORTED, null, 0);
             await(store.whenDurable());
         }
         try (CassandraPartitionStore restarted = open(self, 10)) {
@@ -529,6 +556,6 @@ class CassandraPartitionStoreTest {
         List<Integer> participants = new ArrayList<>(List.of(self));
         participants.addAll(List.of(otherParticipants));
         return new TxnRecord(id, sequence, self, participants, writes, VectorClock.zero(64).with(N, sequence),
-                Outcome.UNDECIDED, null);
+                Outcome.UNDECIDED, null, 0);
     }
 }

@@ -37,7 +37,7 @@ class CassandraPartitionStoreThroughputTest {
                 int count = threads == 1 ? KEYS / 10 : KEYS;
                 long start = System.nanoTime();
                 for (int i = 0; i < count; i++)
-                    store.putVersion(key(threads, i), new Version(i + 1, VectorClock.of(i + 1, 0, 0), VALUE));
+                    store.putVersion(key(threads, i), new Version(i + 1, VectorClock.of(i + 1, 0, 0), 0, VALUE));
                 long issued = System.nanoTime();
                 store.whenDurable().get(5, TimeUnit.MINUTES);
                 long durable = System.nanoTime();

@@ -15,7 +15,7 @@ class PendingWritesTest {
     private static final Key B = Key.of("b");
 
     private static VersionChange put(long sequence) {
-        return new VersionChange.Put(new Version(sequence, VectorClock.of(sequence), new byte[0]));
+        return new VersionChange.Put(new Version(sequence, VectorClock.of(sequence), 0, new byte[0]));
     }
 
     @Test
@@ -67,9 +67,9 @@ class PendingWritesTest {
 
     @Test
     void replayingChangesOverAnyAppliedSubsetGivesTheSameList() {
-        Version v1 = new Version(1, VectorClock.of(1, 0), new byte[0]);
-        Version v2 = new Version(2, VectorClock.of(2, 5), new byte[0]);
-        Version v3 = new Version(3, VectorClock.of(3, 0), new byte[0]);
+        Version v1 = new Version(1, VectorClock.of(1, 0), 0, new byte[0]);
+        Version v2 = new Version(2, VectorClock.of(2, 5), 0, new byte[0]);
+        Version v3 = new Version(3, VectorClock.of(3, 0), 0, new byte[0]);
         List<VersionChange> changes = List.of(new VersionChange.Put(v1), new VersionChange.Put(v2),
                 new VersionChange.RemoveOlderThan(v2), new VersionChange.Put(v3));
         List<Version> expected = apply(List.of(), changes);

@@ -1,5 +1,6 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.KeyValue;
@@ -25,6 +26,19 @@ class RecordCodecTest {
         byte[] largeBytes = RecordCodec.encodeClock(large);
         assertThat(largeBytes).hasSize(1 + 2 + 9 + 6);
         assertThat(RecordCodec.decodeClock(ByteBuffer.wrap(largeBytes))).isEqualTo(large);
+    }
+
+    @Test
+    void commitsCarryTheirTimeAndBlobsWrittenBeforeCommitTimesReadAsTimeZero() {
+        VectorClock clock = VectorClock.of(4, 0, 9);
+        long time = 1_764_201_600_000_123L;
+        CommitOrder decoded = RecordCodec.decodeCommit(ByteBuffer.wrap(RecordCodec.encodeCommit(clock, time)));
+        assertThat(decoded).isEqualTo(new CommitOrder(time, clock));
+        assertThat(RecordCodec.decodeCommit(ByteBuffer.wrap(RecordCodec.encodeClock(clock))))
+                .as("a commit clock stored before commit times existed").isEqualTo(new CommitOrder(0, clock));
+        byte[] trailing = java.util.Arrays.copyOf(RecordCodec.encodeCommit(clock, time), RecordCodec.encodeCommit(clock, time).length + 1);
+        assertThatThrownBy(() -> RecordCodec.decodeCommit(ByteBuffer.wrap(trailing))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RecordCodec.encodeCommit(clock, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

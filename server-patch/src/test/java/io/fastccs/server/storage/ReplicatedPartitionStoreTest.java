@@ -84,7 +84,7 @@ class ReplicatedPartitionStoreTest {
     private static Version version(long sequence, String value) {
         long[] clock = new long[PARTITIONS];
         clock[GROUP] = sequence;
-        return new Version(sequence, VectorClock.of(clock), value.getBytes(StandardCharsets.UTF_8));
+        return new Version(sequence, VectorClock.of(clock), 0, value.getBytes(StandardCharsets.UTF_8));
     }
 
     private static VectorClock clock(long self) {
@@ -106,13 +106,13 @@ class ReplicatedPartitionStoreTest {
         try (CassandraPartitionStore leader = openAtLeader()) {
             leader.putVersion(key, version(1, "one"));
             leader.savePrepared(new TxnRecord(txn, 5, GROUP, List.of(GROUP),
-                    List.of(new KeyValue(key, "two".getBytes(StandardCharsets.UTF_8))), clock(0), Outcome.UNDECIDED, null));
-            leader.saveDecision(new Decision(txn, Outcome.COMMITTED, clock(5), List.of(GROUP), 123));
+                    List.of(new KeyValue(key, "two".getBytes(StandardCharsets.UTF_8))), clock(0), Outcome.UNDECIDED, null, 0));
+            leader.saveDecision(new Decision(txn, Outcome.COMMITTED, clock(5), 1_234_567L, List.of(GROUP), 123));
             // The leader sees its own writes at once, before they commit.
             assertThat(values(leader.versions(key))).containsExactly("one");
             leader.whenDurable().get(30, TimeUnit.SECONDS);
             leader.putVersion(key, version(5, "two"));
-            leader.saveOutcome(txn, 5, Outcome.COMMITTED, clock(5));
+            leader.saveOutcome(txn, 5, Outcome.COMMITTED, clock(5), 1_234_567L);
             leader.saveSnapshot(clock(4), GROUP);
             leader.endOfStep(); // no message asked: the step's end puts its writes into the log
             leader.whenDurable().get(30, TimeUnit.SECONDS);
@@ -129,7 +129,7 @@ class ReplicatedPartitionStoreTest {
             assertThat(recovered.decisions()).hasSize(1);
             assertThat(values(next.versions(key))).as("read from replica_versions, newest first").containsExactly("two", "one");
             next.forgetDecision(txn);
-            next.saveDecision(new Decision(kept, Outcome.ABORTED, null, List.of(GROUP), 456));
+            next.saveDecision(new Decision(kept, Outcome.ABORTED, null, 0, List.of(GROUP), 456));
             next.putVersion(later, version(6, "six"));
             next.whenDurable().get(30, TimeUnit.SECONDS);
         }

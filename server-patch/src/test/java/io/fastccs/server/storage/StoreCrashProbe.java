@@ -70,18 +70,18 @@ public final class StoreCrashProbe {
         for (long s = 1; s <= 4; s++) {
             store.savePrepared(new TxnRecord(new TxnId(77, s), s, SELF, List.of(0, SELF),
                     List.of(new KeyValue(KEY, ("w" + s).getBytes(StandardCharsets.UTF_8))), VectorClock.of(0, s - 1, 0),
-                    Outcome.UNDECIDED, null));
+                    Outcome.UNDECIDED, null, 0));
         }
-        store.saveOutcome(new TxnId(77, 1), 1, Outcome.COMMITTED, commit);
-        store.saveOutcome(new TxnId(77, 2), 2, Outcome.ABORTED, null);
-        store.saveOutcome(new TxnId(77, 3), 3, Outcome.COMMITTED, commit.with(SELF, 3));
+        store.saveOutcome(new TxnId(77, 1), 1, Outcome.COMMITTED, commit, 1_234_567L);
+        store.saveOutcome(new TxnId(77, 2), 2, Outcome.ABORTED, null, 0);
+        store.saveOutcome(new TxnId(77, 3), 3, Outcome.COMMITTED, commit.with(SELF, 3), 1_234_567L);
         store.saveSnapshot(VectorClock.of(0, 2, 1), SELF); // drops records 1 and 2
-        store.saveDecision(new Decision(new TxnId(5, 5), Outcome.COMMITTED, commit, List.of(0, 1, 2), 500));
-        store.saveDecision(new Decision(new TxnId(6, 6), Outcome.ABORTED, null, List.of(), 600));
-        store.saveDecision(new Decision(new TxnId(7, 7), Outcome.ABORTED, null, List.of(1), 700));
+        store.saveDecision(new Decision(new TxnId(5, 5), Outcome.COMMITTED, commit, 1_234_567L, List.of(0, 1, 2), 500));
+        store.saveDecision(new Decision(new TxnId(6, 6), Outcome.ABORTED, null, 0, List.of(), 600));
+        store.saveDecision(new Decision(new TxnId(7, 7), Outcome.ABORTED, null, 0, List.of(1), 700));
         store.forgetDecision(new TxnId(6, 6));
         for (long s = 1; s <= 5; s++)
-            store.putVersion(KEY, new Version(s, VectorClock.of(s, s, 0), ("v" + s).getBytes(StandardCharsets.UTF_8)));
+            store.putVersion(KEY, new Version(s, VectorClock.of(s, s, 0), 0, ("v" + s).getBytes(StandardCharsets.UTF_8)));
         store.removeVersionsOlderThan(KEY, store.versions(KEY).get(1));
     }
 

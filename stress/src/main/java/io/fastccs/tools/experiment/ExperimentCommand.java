@@ -232,6 +232,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     private void run(Experiment e, Ports ports, List<String> hosts) throws Exception {
         List<String> values = points != null ? points : e.values();
         Path csvFile = out.resolve(e.name() + ".csv");
+        // Rows go to a file beside the CSV, which replaces it only once the experiment ends with at least one run: an
+        // experiment cut short or whose runs all fail leaves the earlier results in place (session 16 lost a sweep so).
+        Path partial = out.resolve(e.name() + ".csv.partial");
         Instant began = Instant.now();
         System.out.printf("%n=== %s (figure %s): %s over %s, modes %s, %d s + %d s warm-up per run, %s threads, %d repetition%s%n",
                 e.name(), e.figure(), e.parameter(), values, e.modes(), run.seconds, run.warmup,
@@ -239,7 +242,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         List<Row> rows = new ArrayList<>();
         Map<String, Histogram> cdf = new LinkedHashMap<>();
         int runsTotal = values.size() * run.reps * e.modes().size(), runsDone = 0;
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(csvFile))) {
+        System.out.println("  rows go to " + partial + " until the experiment ends");
+        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(partial))) {
             csv.println(CSV_HEADER);
             for (String value : values) {
                 for (int rep = 1; rep <= run.reps; rep++) {
@@ -269,6 +273,12 @@ public final class ExperimentCommand implements Callable<Integer> {
                 }
             }
         }
+        if (rows.isEmpty()) {
+            Files.delete(partial);
+            System.out.printf("no run of %s succeeded; %s is left as it was%n", e.name(), csvFile);
+            return;
+        }
+        Files.move(partial, csvFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         if (!cdf.isEmpty()) writeCdf(out.resolve("latency-cdf.csv"), cdf);
         printRatios(e, values, rows, System.out);
         System.out.printf("wrote %s in %.0f s%n", csvFile, Duration.between(began, Instant.now()).toMillis() / 1e3);

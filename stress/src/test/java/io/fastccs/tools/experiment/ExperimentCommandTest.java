@@ -81,4 +81,23 @@ class ExperimentCommandTest {
         assertThatThrownBy(command::call).isInstanceOf(IllegalArgumentException.class);
         assertThat(command.dir).doesNotExist();
     }
+
+    @Test
+    void anExperimentWhoseRunsAllFailLeavesTheEarlierResultsInPlace(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        java.nio.file.Path earlier = tmp.resolve("skew.csv");
+        java.nio.file.Files.writeString(earlier, ExperimentCommand.CSV_HEADER + "\nearlier results\n");
+        ExperimentCommand command = new ExperimentCommand();
+        command.name = "skew";
+        command.points = List.of("1.0/0.2");
+        command.modes = List.of("fastccs");
+        command.out = tmp;
+        command.primeSeconds = 0;
+        command.run.seconds = 1;
+        command.run.warmup = 0;
+        command.remoteNodes = List.of("127.0.0.254"); // nobody listens there
+        assertThat(command.call()).isEqualTo(1);
+        assertThat(java.nio.file.Files.readString(earlier)).contains("earlier results");
+        assertThat(tmp.resolve("skew.csv.partial")).doesNotExist();
+    }
 }

@@ -148,6 +148,11 @@ struct ReadReply {
   5: i64 serverTime
   /** The largest commit time of the returned versions, 0 if none; the client's next commit is stamped above it. */
   6: i64 maxCommitTime
+  /**
+   * No version of the keys read that the answer left out has a sequence number within snapshot's own entry, so a round
+   * two at a clock whose entry for this partition is at most that one would return the same values. Absent: false.
+   */
+  7: optional bool noHiddenVersions
 }
 
 /**

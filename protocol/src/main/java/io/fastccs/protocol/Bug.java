@@ -25,6 +25,11 @@ public enum Bug {
      */
     COMMIT_TIME_IGNORES_DEPENDENCY,
     /**
+     * A partition's read answer claims that no version it left out is within its own entry even when one is: the client
+     * then skips a round two that would have returned that version.
+     */
+    HIDDEN_VERSIONS_UNREPORTED,
+    /**
      * A round one held back by its host is answered at its arrival snapshot however late: GC may have dropped, after
      * the version retention, the versions that snapshot would return.
      */

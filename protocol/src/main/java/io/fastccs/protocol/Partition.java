@@ -397,11 +397,17 @@ public final class Partition {
         return view;
     }
 
-    /** The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}. */
+    /**
+     * The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}, and whether
+     * any version it left out has a sequence number within {@code at}'s own entry (if none, a round two at a clock whose
+     * entry for us is at most that one would return the same values: docs/design.md, "Second rounds a partition can
+     * rule out").
+     */
     private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime) {
         List<ReadValue> values = new ArrayList<>(keys.size());
         long[] maxCommit = new long[n];
         long maxCommitTime = 0;
+        boolean hidden = false;
         for (Key key : keys) {
             metrics.keysRead++;
             ReadValue value = null;
@@ -409,7 +415,11 @@ public final class Partition {
             if (value == null) {
                 Version found = null;
                 for (Version v : store.versions(key)) {
-                    if (!v.commitClock().leq(at)) continue;
+                    if (!v.commitClock().leq(at)) {
+                        // Settled here but waiting for another partition's entry: a larger clock could show it.
+                        if (v.sequence() <= at[self] && !config.has(Bug.HIDDEN_VERSIONS_UNREPORTED)) hidden = true;
+                        continue;
+                    }
                     if (!config.has(Bug.NEWEST_BY_SEQUENCE)) {
                         found = v;
                         break;
@@ -425,7 +435,7 @@ public final class Partition {
             values.add(value != null ? value : new ReadValue(key, null, 0));
         }
         return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), maxCommitTime,
-                serverTime);
+                serverTime, !hidden);
     }
 
     private ReadValue newestPending(Key key, long[] maxCommit) {

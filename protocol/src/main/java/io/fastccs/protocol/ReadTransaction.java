@@ -25,8 +25,13 @@ import java.util.TreeMap;
  * Never more than two rounds, and no partition ever blocks it.
  */
 public final class ReadTransaction {
-    /** The outcome of a finished read. {@code values} keeps the order the keys were given in. */
-    public record Result(Map<Key, ReadValue> values, int rounds, int secondRoundPartitions) {
+    /**
+     * The outcome of a finished read. {@code values} keeps the order the keys were given in.
+     *
+     * @param secondRoundsRuledOut partitions that failed the pairwise check but were not read again because their
+     *                             answers could not change (see {@link #afterFirstRound()})
+     */
+    public record Result(Map<Key, ReadValue> values, int rounds, int secondRoundPartitions, int secondRoundsRuledOut) {
     }
 
     private enum State { NEW, FIRST_ROUND, SECOND_ROUND, DONE, FAILED }
@@ -39,6 +44,7 @@ public final class ReadTransaction {
     private final Map<Integer, ReadReply> secondRound = new HashMap<>();
     private State state = State.NEW;
     private VectorClock merged;
+    private int ruledOut;
     private Result result;
     private ErrorReply failure;
 
@@ -102,7 +108,12 @@ public final class ReadTransaction {
         return true;
     }
 
-    /** The check of algorithm 1, lines 7-12: partition i is re-read unless svc_i covers ctm_j of every other j. */
+    /**
+     * The check of algorithm 1, lines 7-12: partition i is re-read unless svc_i covers ctm_j of every other j, or unless
+     * i's answer cannot change: it left out no version within its snapshot's own entry, and the merged clock does not
+     * go beyond that entry (a round two at i would return the same values; docs/design.md, "Second rounds a partition
+     * can rule out").
+     */
     private List<Outgoing> afterFirstRound() {
         VectorClock clock = session.clock();
         for (ReadReply r : firstRound.values()) clock = clock.max(r.maxCommitClock());
@@ -111,6 +122,10 @@ public final class ReadTransaction {
         if (!session.has(Bug.SKIP_SECOND_ROUND)) {
             for (Map.Entry<Integer, ReadReply> i : firstRound.entrySet()) {
                 if (coversAll(i.getValue().snapshot())) continue;
+                if (i.getValue().noHiddenVersions() && merged.get(i.getKey()) <= i.getValue().snapshot().get(i.getKey())) {
+                    ruledOut++;
+                    continue;
+                }
                 long id = session.nextRequestId();
                 awaiting.put(id, i.getKey());
                 out.add(new Outgoing(i.getKey(), new SecondRoundRead(id, keysByPartition.get(i.getKey()), merged,
@@ -142,7 +157,7 @@ public final class ReadTransaction {
         Map<Key, ReadValue> ordered = new LinkedHashMap<>();
         for (Key k : keys) ordered.put(k, byKey.get(k));
         session.advance(clock, time);
-        result = new Result(ordered, rounds, secondRound.size());
+        result = new Result(ordered, rounds, secondRound.size(), ruledOut);
         state = State.DONE;
     }
 

@@ -26,13 +26,58 @@ class ReadTransactionTest {
 
     /** A reply to {@code request} giving each of its keys the value "<key>@<sequence>" (sequence 0 = absent). */
     private static ReadReply reply(Outgoing request, VectorClock snapshot, VectorClock ctm, long serverTime, long... sequences) {
+        return reply(request, snapshot, ctm, serverTime, false, sequences);
+    }
+
+    /** As above, the partition saying whether it left out a version within its own entry ({@code noHidden}: none). */
+    private static ReadReply reply(Outgoing request, VectorClock snapshot, VectorClock ctm, long serverTime, boolean noHidden,
+                                   long... sequences) {
         List<Key> keys = request.request() instanceof FirstRoundRead f ? f.keys() : ((SecondRoundRead) request.request()).keys();
         List<ReadValue> values = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             long s = i < sequences.length ? sequences[i] : 0;
             values.add(new ReadValue(keys.get(i), s == 0 ? null : bytes(keys.get(i) + "@" + s), s));
         }
-        return new ReadReply(request.request().requestId(), values, snapshot, ctm, 0, serverTime);
+        return new ReadReply(request.request().requestId(), values, snapshot, ctm, 0, serverTime, noHidden);
+    }
+
+    /**
+     * A read of a0 (partition 0) and b (partition 1). Partition 0 returns a version depending on partition 2 beyond what
+     * partition 1's snapshot (4, 3, 5) covers, with {@code ownEntry} as its commit clock's entry for partition 1;
+     * partition 1 answers saying {@code noHidden}. Returns what the read sends next.
+     */
+    private List<Outgoing> readWhereOnePartitionFailsThePairwiseCheck(ReadTransaction read, long ownEntry, boolean noHidden) {
+        List<Outgoing> out = read.start();
+        assertThat(read.onResponse(reply(to(out, 0), clock(4, 3, 7), clock(4, ownEntry, 7), 0, true, 4))).isEmpty();
+        return read.onResponse(reply(to(out, 1), clock(4, 3, 5), clock(0, 2, 0), 0, noHidden, 2));
+    }
+
+    @Test
+    void aPartitionThatLeftNothingOutWithinItsOwnEntryIsNotReadAgain() {
+        ReadTransaction read = c.session(1).read(List.of(a0, b));
+        assertThat(readWhereOnePartitionFailsThePairwiseCheck(read, 2, true))
+                .as("partition 1's answer cannot change at the merged clock").isEmpty();
+        assertThat(read.succeeded()).isTrue();
+        assertThat(read.result().rounds()).isEqualTo(1);
+        assertThat(read.result().secondRoundsRuledOut()).isEqualTo(1);
+        assertThat(read.result().values().get(b).sequence()).isEqualTo(2);
+    }
+
+    @Test
+    void aPartitionThatLeftAVersionOutWithinItsOwnEntryIsReadAgain() {
+        ReadTransaction read = c.session(1).read(List.of(a0, b));
+        List<Outgoing> next = readWhereOnePartitionFailsThePairwiseCheck(read, 2, false);
+        assertThat(next).extracting(Outgoing::partition).containsExactly(1);
+        assertThat(next.get(0).request()).isInstanceOf(SecondRoundRead.class);
+    }
+
+    @Test
+    void aPartitionIsReadAgainWhenTheMergedClockGoesBeyondItsOwnEntry() {
+        // The other version's transaction also wrote at partition 1, at sequence 4: beyond its snapshot's entry (3).
+        ReadTransaction read = c.session(1).read(List.of(a0, b));
+        List<Outgoing> next = readWhereOnePartitionFailsThePairwiseCheck(read, 4, true);
+        assertThat(next).extracting(Outgoing::partition).containsExactly(1);
+        assertThat(read.isFinished()).isFalse();
     }
 
     private static Outgoing to(List<Outgoing> out, int partition) {
@@ -81,7 +126,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0, b));
         List<Outgoing> out = read.start();
         VectorClock svc = clock(1, 1, 0);
-        ReadReply stranger = new ReadReply(9_999, List.of(new ReadValue(a0, bytes("x"), 1)), svc, svc, 0, 0);
+        ReadReply stranger = new ReadReply(9_999, List.of(new ReadValue(a0, bytes("x"), 1)), svc, svc, 0, 0, false);
         assertThat(read.onResponse(stranger)).isEmpty();
         assertThat(read.onResponse(ErrorReply.of(9_998, ErrorCode.INTERNAL, "not yours"))).isEmpty();
         assertThat(read.isFinished()).isFalse();
@@ -196,7 +241,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0, a1));
         List<Outgoing> out = read.start();
         ReadReply shortReply = new ReadReply(out.get(0).request().requestId(), List.of(new ReadValue(a0, null, 0)),
-                VectorClock.zero(3), VectorClock.zero(3), 0, 0);
+                VectorClock.zero(3), VectorClock.zero(3), 0, 0, false);
         read.onResponse(shortReply);
         assertThat(read.isFinished()).isTrue();
         assertThat(read.succeeded()).isFalse();
@@ -233,7 +278,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0));
         Outgoing o = read.start().get(0);
         read.onResponse(new ReadReply(o.request().requestId(), List.of(new ReadValue(a1, new byte[]{1}, 1)),
-                clock(0, 0, 0), clock(0, 0, 0), 0, 0));
+                clock(0, 0, 0), clock(0, 0, 0), 0, 0, false));
         assertThat(read.isFinished()).isTrue();
         assertThat(read.succeeded()).isFalse();
         assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);

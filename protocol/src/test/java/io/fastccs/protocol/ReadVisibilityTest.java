@@ -73,6 +73,43 @@ class ReadVisibilityTest {
     }
 
     @Test
+    void anAnswerSaysWhetherItLeftOutAVersionWithinItsOwnEntry() {
+        TestCluster c = new TestCluster(2);
+        Key k = c.key(0, 0), cold = c.key(0, 1);
+        c.writeLocal(k, "v1");
+        c.writeLocal(cold, "c1");
+        Txn t = c.txn(1, k, "v2", c.key(1, 0), "v2");
+        t.sendTo(0);
+        t.sendTo(1);
+        c.deliverAll(TestCluster.about(t.id));
+        // v2 (ct [3,1]) is settled on partition 0 (sequence 3 within svc_0 = [3,0]) but waits for partition 1's entry.
+        ReadReply hiding = c.read1(0, VectorClock.zero(2), k).read();
+        assertThat(values(hiding)).containsExactly("v1");
+        assertThat(hiding.noHiddenVersions()).as("v2 is within the own entry and left out").isFalse();
+        ReadReply coldOnly = c.read1(0, VectorClock.zero(2), cold).read();
+        assertThat(values(coldOnly)).containsExactly("c1");
+        assertThat(coldOnly.noHiddenVersions()).as("nothing of the cold key was left out").isTrue();
+        c.stabilize(1, 0);
+        ReadReply after = c.read1(0, VectorClock.zero(2), k).read();
+        assertThat(values(after)).containsExactly("v2");
+        assertThat(after.noHiddenVersions()).isTrue();
+    }
+
+    @Test
+    void aVersionBeyondTheOwnEntryIsNotCountedAsLeftOut() {
+        TestCluster c = new TestCluster(2);
+        Key cold = c.key(0, 1);
+        c.writeLocal(cold, "c1");                                     // sequence 1
+        c.txn(1, c.key(0, 2), "u", c.key(1, 0), "u").sendTo(0);     // sequence 2, undecided: the prefix stops at 1
+        c.writeLocal(cold, "c2");                                     // sequence 3: committed, not settled
+        ReadReply r = c.read1(0, VectorClock.zero(2), cold).read();
+        assertThat(values(r)).containsExactly("c1");
+        assertThat(r.snapshot().get(0)).isEqualTo(1);
+        // No clock whose entry for partition 0 is at most 1 can show c2, so the answer stands for all of them.
+        assertThat(r.noHiddenVersions()).isTrue();
+    }
+
+    @Test
     void committedVersionIsInvisibleWhileAnEarlierSequenceNumberIsUnsettled() {
         TestCluster c = new TestCluster(2);
         Key k1 = c.key(0, 0), k2 = c.key(0, 1);

@@ -60,9 +60,11 @@ final class WireMapping {
                     r.requestId(), keysToWire(r.keys()), clockToWire(r.clock())));
         } else if (m instanceof ReadReply r) {
             var values = readValuesToWire(r.values(), "ReadValue.sequence");
-            body = Body.readReply(new io.fastccs.protocol.wire.thrift.ReadReply(r.requestId(), values,
+            var w = new io.fastccs.protocol.wire.thrift.ReadReply(r.requestId(), values,
                     clockToWire(r.snapshot()), clockToWire(r.maxCommitClock()), r.serverTime(),
-                    nonNegativeTime(r.maxCommitTime(), "ReadReply.maxCommitTime")));
+                    nonNegativeTime(r.maxCommitTime(), "ReadReply.maxCommitTime"));
+            if (r.noHiddenVersions()) w.setNoHiddenVersions(true);
+            body = Body.readReply(w);
         } else if (m instanceof SecondRoundRead r) {
             body = Body.secondRoundRead(new io.fastccs.protocol.wire.thrift.SecondRoundRead(
                     r.requestId(), keysToWire(r.keys()), clockToWire(r.clock()), r.firstRoundTime()));
@@ -293,7 +295,8 @@ final class WireMapping {
                         clock(w.getSnapshot(), "ReadReply.snapshot", limits),
                         clock(w.getMaxCommitClock(), "ReadReply.maxCommitClock", limits),
                         nonNegative(w.isSetMaxCommitTime(), w.getMaxCommitTime(), "ReadReply.maxCommitTime"),
-                        requireSet(w.isSetServerTime(), "ReadReply.serverTime", w.getServerTime()));
+                        requireSet(w.isSetServerTime(), "ReadReply.serverTime", w.getServerTime()),
+                        w.isSetNoHiddenVersions() && w.isNoHiddenVersions());
             }
             case WRITE_REPLY -> {
                 var w = body.getWriteReply();

@@ -79,9 +79,9 @@ final class WireTestMessages {
                 new OutcomeQuery(6, TXN),
                 new ReadReply(7, List.of(new ReadValue(Key.of("a"), "x".getBytes(), 3),
                         new ReadValue(Key.of("gone"), null, 0),
-                        new ReadValue(Key.of("empty"), new byte[0], Long.MAX_VALUE)), c3, big, 0, 99),
-                new ReadReply(8, List.of(), wide, wide, 0, Long.MIN_VALUE),
-                new ReadReply(9, List.of(new ReadValue(Key.of("large"), largeValue, 1)), c3, c3, 0, 0),
+                        new ReadValue(Key.of("empty"), new byte[0], Long.MAX_VALUE)), c3, big, 1_764_201_600_000_000L, 99, true),
+                new ReadReply(8, List.of(), wide, wide, 0, Long.MIN_VALUE, false),
+                new ReadReply(9, List.of(new ReadValue(Key.of("large"), largeValue, 1)), c3, c3, 0, 0, false),
                 new WriteReply(10, TXN, Outcome.COMMITTED, c3, 0),
                 new WriteReply(11, TXN, Outcome.ABORTED, null, 0),
                 new WriteReply(12, TXN, Outcome.UNDECIDED, null, 0),
@@ -232,19 +232,19 @@ final class WireTestMessages {
                 () -> new FirstRoundRead(rnd.nextLong(), keys(rnd), clock(rnd, partitions)),
                 () -> new SecondRoundRead(rnd.nextLong(), keys(rnd), clock(rnd, partitions), rnd.nextLong()),
                 () -> new WriteRequest(rnd.nextLong(), txnId(rnd), rnd.nextInt(partitions), participants(rnd, partitions),
-                        writes(rnd), clock(rnd, partitions), 0),
+                        writes(rnd), clock(rnd, partitions), sequence(rnd)),
                 () -> new OutcomeQuery(rnd.nextLong(), txnId(rnd)),
-                () -> new ReadReply(rnd.nextLong(), readValues(rnd), clock(rnd, partitions), clock(rnd, partitions),0, 
-                        rnd.nextLong()),
+                () -> new ReadReply(rnd.nextLong(), readValues(rnd), clock(rnd, partitions), clock(rnd, partitions), sequence(rnd),
+                        rnd.nextLong(), rnd.nextBoolean()),
                 () -> {
                     Outcome o = outcome(rnd);
                     return new WriteReply(rnd.nextLong(), txnId(rnd), o,
-                            o == Outcome.COMMITTED ? clock(rnd, partitions) : null, 0);
+                            o == Outcome.COMMITTED ? clock(rnd, partitions) : null, o == Outcome.COMMITTED ? sequence(rnd) : 0);
                 },
                 () -> {
                     Outcome o = outcome(rnd);
                     return new OutcomeReply(rnd.nextLong(), txnId(rnd), o,
-                            o == Outcome.COMMITTED ? clock(rnd, partitions) : null, 0);
+                            o == Outcome.COMMITTED ? clock(rnd, partitions) : null, o == Outcome.COMMITTED ? sequence(rnd) : 0);
                 },
                 () -> {
                     ErrorCode code = ErrorCode.values()[rnd.nextInt(ErrorCode.values().length)];
@@ -253,7 +253,7 @@ final class WireTestMessages {
                             code == ErrorCode.NOT_OWNER ? rnd.nextInt(partitions) : -1);
                 },
                 () -> new Prepared(txnId(rnd), rnd.nextInt(partitions), sequence(rnd), participants(rnd, partitions)),
-                () -> new Commit(txnId(rnd), clock(rnd, partitions), 0),
+                () -> new Commit(txnId(rnd), clock(rnd, partitions), sequence(rnd)),
                 () -> new Abort(txnId(rnd)),
                 () -> new CheckCommit(txnId(rnd), rnd.nextInt(partitions)),
                 () -> new Stabilize(rnd.nextInt(partitions), sequence(rnd)),

@@ -51,6 +51,19 @@ struct ReadValue {
   3: i64 sequence
 }
 
+/**
+ * A version a read answer left out although it is settled on the partition: it waits for another partition's entry of
+ * its commit clock (io.fastccs.protocol.messages.WaitingVersion).
+ */
+struct WaitingVersion {
+  1: binary key
+  2: binary value
+  /** The owning partition's entry of the version's commit clock. */
+  3: i64 sequence
+  4: list<i64> commitClock
+  5: i64 commitTime
+}
+
 /** What became of a write-only transaction. Values match io.fastccs.protocol.messages.Outcome. */
 enum Outcome {
   COMMITTED = 0
@@ -149,10 +162,13 @@ struct ReadReply {
   /** The largest commit time of the returned versions, 0 if none; the client's next commit is stamped above it. */
   6: i64 maxCommitTime
   /**
-   * No version of the keys read that the answer left out has a sequence number within snapshot's own entry, so a round
-   * two at a clock whose entry for this partition is at most that one would return the same values. Absent: false.
+   * waiting lists every version of the keys read, newer than the one returned, that the answer left out although its
+   * sequence number is within snapshot's own entry: the client can then work out what a round two at a clock whose entry
+   * for this partition is at most that one would return. Absent: false.
    */
-  7: optional bool noHiddenVersions
+  7: optional bool waitingComplete
+  /** Those versions, newest first per key (a few at most). Not in the thesis (docs/design.md). */
+  8: optional list<WaitingVersion> waiting
 }
 
 /**

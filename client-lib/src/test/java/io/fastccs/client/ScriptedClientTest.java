@@ -235,14 +235,14 @@ class ScriptedClientTest {
                 VectorClock svc = node.partition == 0 ? VectorClock.of(1, 1) : zero;
                 List<ReadValue> values = new ArrayList<>();
                 for (Key k : r.keys()) values.add(new ReadValue(k, node.partition == 0 ? new byte[]{'v'} : null, node.partition == 0 ? 1 : 0));
-                out.reply(new ReadReply(r.requestId(), values, svc, ctm, 0, 1000, false));
+                out.reply(new ReadReply(r.requestId(), values, svc, ctm, 0, 1000, List.of(), false));
             } else if (request instanceof SecondRoundRead r) {
                 if (expiredReplies.getAndDecrement() > 0) {
                     out.reply(ErrorReply.of(r.requestId(), ErrorCode.SNAPSHOT_EXPIRED, "too late"));
                 } else {
                     List<ReadValue> values = new ArrayList<>();
                     for (Key k : r.keys()) values.add(new ReadValue(k, new byte[]{'w'}, 1));
-                    out.reply(new ReadReply(r.requestId(), values, VectorClock.of(1, 1), VectorClock.of(1, 1), 0, 2000, false));
+                    out.reply(new ReadReply(r.requestId(), values, VectorClock.of(1, 1), VectorClock.of(1, 1), 0, 2000, List.of(), false));
                 }
             }
         };
@@ -380,7 +380,7 @@ class ScriptedClientTest {
             VectorClock wrongSize = VectorClock.zero(N + 1);
             if (request instanceof FirstRoundRead r) {
                 ReadReply ok = ScriptedCluster.emptyRead(r.requestId(), r.keys(), VectorClock.zero(N));
-                out.reply(new ReadReply(r.requestId(), ok.values(), ok.snapshot(), wrongSize, 0, 0, false));
+                out.reply(new ReadReply(r.requestId(), ok.values(), ok.snapshot(), wrongSize, 0, 0, List.of(), false));
             } else if (request instanceof WriteRequest w) {
                 out.reply(new WriteReply(w.requestId(), w.txnId(), Outcome.COMMITTED, wrongSize, 0));
             }

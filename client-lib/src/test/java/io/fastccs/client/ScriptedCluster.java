@@ -124,7 +124,7 @@ final class ScriptedCluster implements AutoCloseable {
     static ReadReply emptyRead(long requestId, List<Key> keys, VectorClock clock) {
         List<ReadValue> values = new ArrayList<>();
         for (Key k : keys) values.add(new ReadValue(k, null, 0));
-        return new ReadReply(requestId, values, clock, clock, 0, 0, false);
+        return new ReadReply(requestId, values, clock, clock, 0, 0, List.of(), false);
     }
 
     void script(Script s) {

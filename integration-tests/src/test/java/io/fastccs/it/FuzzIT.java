@@ -358,7 +358,7 @@ class FuzzIT {
                 Message m = switch (r.nextInt(6)) {
                     case 0 -> new HelloReply(Hello.PROTOCOL_VERSION, q, n);
                     case 1 -> new ReadReply(ids.incrementAndGet(), List.of(new ReadValue(Key.of(ownKey), new byte[]{1}, 3)),
-                            VectorClock.of(clock(r, HUGE)), VectorClock.of(clock(r, HUGE)), 0, 1, false);
+                            VectorClock.of(clock(r, HUGE)), VectorClock.of(clock(r, HUGE)), 0, 1, List.of(), false);
                     case 2 -> new WriteReply(ids.incrementAndGet(), new TxnId(r.nextLong(), 1), Outcome.COMMITTED, VectorClock.of(clock(r, HUGE)), 0);
                     case 3 -> ErrorReply.of(ids.incrementAndGet(), ErrorCode.INTERNAL, "x");
                     case 4 -> new RingReply(ids.incrementAndGet(), List.of(new RingMember(0, "127.0.0.1", 9142, 0, true)));

@@ -25,10 +25,15 @@ public enum Bug {
      */
     COMMIT_TIME_IGNORES_DEPENDENCY,
     /**
-     * A partition's read answer claims that no version it left out is within its own entry even when one is: the client
-     * then skips a round two that would have returned that version.
+     * A partition's read answer does not list the versions it left out within its own entry, yet says the list is
+     * complete: the client then skips a round two that would have returned one of them.
      */
     HIDDEN_VERSIONS_UNREPORTED,
+    /**
+     * The client takes the newest waiting version a partition listed without checking that the merged clock covers its
+     * commit clock: it can return a version whose dependencies are not in its snapshot.
+     */
+    WAITING_VERSION_UNCHECKED,
     /**
      * A round one held back by its host is answered at its arrival snapshot however late: GC may have dropped, after
      * the version retention, the versions that snapshot would return.

@@ -28,6 +28,7 @@ import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
 
@@ -340,7 +341,7 @@ public final class Partition {
         long[] base = pinned ? arrival.svc() : svc;
         long[] view = clientView(r.clock(), base);
         view[self] = Math.min(view[self], readableFor(r.clock()));
-        reply.reply(readAt(r.requestId(), r.keys(), view, view, pinned ? arrival.time() : time.nowMicros()));
+        reply.reply(readAt(r.requestId(), r.keys(), view, view, pinned ? arrival.time() : time.nowMicros(), true));
     }
 
     /** A partition's snapshot clock and time at one moment; see {@link #readSnapshotNow()}. */
@@ -374,7 +375,7 @@ public final class Partition {
         // this partition has heard of (the news comes after the replies resting on it), and the host then holds the
         // answer until what it shows is durable.
         at[self] = Math.min(at[self], svc[self]);
-        reply.reply(readAt(r.requestId(), r.keys(), at, view, time.nowMicros()));
+        reply.reply(readAt(r.requestId(), r.keys(), at, view, time.nowMicros(), false));
     }
 
     /**
@@ -398,16 +399,24 @@ public final class Partition {
     }
 
     /**
-     * The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}, and whether
-     * any version it left out has a sequence number within {@code at}'s own entry (if none, a round two at a clock whose
-     * entry for us is at most that one would return the same values: docs/design.md, "Second rounds a partition can
-     * rule out").
+     * Waiting versions listed in one read answer, at most about this many bytes (keys, values and commit clocks): a
+     * hot key can have many, each with a whole commit clock. Beyond it the answer says its list is incomplete.
      */
-    private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime) {
+    static final int MAX_WAITING_BYTES = 64 * 1024;
+
+    /**
+     * The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}, and lists the
+     * newer versions it left out whose sequence numbers are within {@code at}'s own entry, so that the client can tell
+     * what a round two at a clock whose entry for us is at most that one would return (docs/design.md, "Second rounds a
+     * partition can rule out").
+     */
+    private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime, boolean listWaiting) {
         List<ReadValue> values = new ArrayList<>(keys.size());
         long[] maxCommit = new long[n];
         long maxCommitTime = 0;
-        boolean hidden = false;
+        List<WaitingVersion> waiting = List.of();
+        boolean waitingComplete = listWaiting;
+        long waitingBytes = 0;
         for (Key key : keys) {
             metrics.keysRead++;
             ReadValue value = null;
@@ -417,7 +426,16 @@ public final class Partition {
                 for (Version v : store.versions(key)) {
                     if (!v.commitClock().leq(at)) {
                         // Settled here but waiting for another partition's entry: a larger clock could show it.
-                        if (v.sequence() <= at[self] && !config.has(Bug.HIDDEN_VERSIONS_UNREPORTED)) hidden = true;
+                        if (waitingComplete && v.sequence() <= at[self] && !config.has(Bug.HIDDEN_VERSIONS_UNREPORTED)) {
+                            waitingBytes += key.length() + v.value().length + 10L * n + 20;
+                            if (waitingBytes > MAX_WAITING_BYTES) {
+                                waitingComplete = false; // the client will ask again: no use listing more
+                                waiting = List.of();
+                            } else {
+                                if (waiting.isEmpty()) waiting = new ArrayList<>();
+                                waiting.add(new WaitingVersion(key, v.value(), v.sequence(), v.commitClock(), v.commitTime()));
+                            }
+                        }
                         continue;
                     }
                     if (!config.has(Bug.NEWEST_BY_SEQUENCE)) {
@@ -435,7 +453,7 @@ public final class Partition {
             values.add(value != null ? value : new ReadValue(key, null, 0));
         }
         return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), maxCommitTime,
-                serverTime, !hidden);
+                serverTime, waiting, waitingComplete);
     }
 
     private ReadValue newestPending(Key key, long[] maxCommit) {

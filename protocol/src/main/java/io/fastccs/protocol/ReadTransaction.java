@@ -8,6 +8,7 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.SecondRoundRead;
 
 import java.util.ArrayList;
@@ -28,8 +29,8 @@ public final class ReadTransaction {
     /**
      * The outcome of a finished read. {@code values} keeps the order the keys were given in.
      *
-     * @param secondRoundsRuledOut partitions that failed the pairwise check but were not read again because their
-     *                             answers could not change (see {@link #afterFirstRound()})
+     * @param secondRoundsRuledOut partitions that failed the pairwise check but were not read again: the client worked
+     *                             out from their answers what a round two would return (see {@link #afterFirstRound()})
      */
     public record Result(Map<Key, ReadValue> values, int rounds, int secondRoundPartitions, int secondRoundsRuledOut) {
     }
@@ -42,6 +43,8 @@ public final class ReadTransaction {
     private final Map<Long, Integer> awaiting = new HashMap<>();
     private final Map<Integer, ReadReply> firstRound = new HashMap<>();
     private final Map<Integer, ReadReply> secondRound = new HashMap<>();
+    /** Answers of partitions not read again, as a round two would have answered at the merged clock. */
+    private final Map<Integer, ReadReply> resolved = new HashMap<>();
     private State state = State.NEW;
     private VectorClock merged;
     private int ruledOut;
@@ -87,7 +90,8 @@ public final class ReadTransaction {
         }
         if (!(response instanceof ReadReply reply) || !answersKeys(reply, keysByPartition.get(partition))
                 || reply.snapshot().size() != session.clock().size()
-                || reply.maxCommitClock().size() != session.clock().size()) {
+                || reply.maxCommitClock().size() != session.clock().size()
+                || reply.waiting().stream().anyMatch(w -> w.commitClock().size() != session.clock().size())) {
             fail(ErrorReply.of(response.requestId(), ErrorCode.INTERNAL, "unexpected answer to a read: " + response));
             return List.of();
         }
@@ -110,9 +114,10 @@ public final class ReadTransaction {
 
     /**
      * The check of algorithm 1, lines 7-12: partition i is re-read unless svc_i covers ctm_j of every other j, or unless
-     * i's answer cannot change: it left out no version within its snapshot's own entry, and the merged clock does not
-     * go beyond that entry (a round two at i would return the same values; docs/design.md, "Second rounds a partition
-     * can rule out").
+     * its answer says what a round two would return: it listed every version it left out within its snapshot's own
+     * entry, and the merged clock does not go beyond that entry, so a round two at i would return, per key, the newest
+     * listed version within the merged clock, else the one returned (docs/design.md, "Second rounds a partition can
+     * rule out").
      */
     private List<Outgoing> afterFirstRound() {
         VectorClock clock = session.clock();
@@ -122,7 +127,8 @@ public final class ReadTransaction {
         if (!session.has(Bug.SKIP_SECOND_ROUND)) {
             for (Map.Entry<Integer, ReadReply> i : firstRound.entrySet()) {
                 if (coversAll(i.getValue().snapshot())) continue;
-                if (i.getValue().noHiddenVersions() && merged.get(i.getKey()) <= i.getValue().snapshot().get(i.getKey())) {
+                if (i.getValue().waitingComplete() && merged.get(i.getKey()) <= i.getValue().snapshot().get(i.getKey())) {
+                    resolved.put(i.getKey(), atMergedClock(i.getValue()));
                     ruledOut++;
                     continue;
                 }
@@ -138,6 +144,31 @@ public final class ReadTransaction {
         return out;
     }
 
+    /** {@code first} as a round two at the merged clock would answer: a listed waiting version replaces a value it covers. */
+    private ReadReply atMergedClock(ReadReply first) {
+        if (first.waiting().isEmpty()) return first;
+        List<ReadValue> values = new ArrayList<>(first.values().size());
+        VectorClock maxCommit = first.maxCommitClock();
+        long maxCommitTime = first.maxCommitTime();
+        for (ReadValue v : first.values()) {
+            WaitingVersion chosen = null;
+            for (WaitingVersion w : first.waiting()) // newest first per key
+                if (w.key().equals(v.key()) && (session.has(Bug.WAITING_VERSION_UNCHECKED) || w.commitClock().leq(merged))) {
+                    chosen = w;
+                    break;
+                }
+            if (chosen == null) {
+                values.add(v);
+            } else {
+                values.add(new ReadValue(v.key(), chosen.value(), chosen.sequence()));
+                maxCommit = maxCommit.max(chosen.commitClock());
+                maxCommitTime = Math.max(maxCommitTime, chosen.commitTime());
+            }
+        }
+        return new ReadReply(first.requestId(), values, first.snapshot(), maxCommit, maxCommitTime, first.serverTime(),
+                List.of(), false);
+    }
+
     private boolean coversAll(VectorClock snapshot) {
         for (ReadReply j : firstRound.values())
             if (!j.maxCommitClock().leq(snapshot)) return false;
@@ -149,7 +180,8 @@ public final class ReadTransaction {
         VectorClock clock = merged;
         long time = 0;
         for (Map.Entry<Integer, ReadReply> e : firstRound.entrySet()) {
-            ReadReply r = secondRound.getOrDefault(e.getKey(), e.getValue());
+            ReadReply r = secondRound.containsKey(e.getKey()) ? secondRound.get(e.getKey())
+                    : resolved.getOrDefault(e.getKey(), e.getValue());
             clock = clock.max(r.maxCommitClock());
             time = Math.max(time, r.maxCommitTime());
             for (ReadValue v : r.values()) byKey.put(v.key(), v);

@@ -13,7 +13,7 @@ public final class BrokenVariants {
 
     /** Whether the bug lives in the client library rather than in the partitions. */
     public static boolean clientSide(Bug bug) {
-        return bug == Bug.SKIP_SECOND_ROUND;
+        return bug == Bug.SKIP_SECOND_ROUND || bug == Bug.WAITING_VERSION_UNCHECKED;
     }
 
     /** {@code base} with the bug switched on, if it is a partition bug. */

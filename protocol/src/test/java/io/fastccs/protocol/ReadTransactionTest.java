@@ -7,6 +7,7 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import org.junit.jupiter.api.Test;
 
@@ -29,8 +30,8 @@ class ReadTransactionTest {
         return reply(request, snapshot, ctm, serverTime, false, sequences);
     }
 
-    /** As above, the partition saying whether it left out a version within its own entry ({@code noHidden}: none). */
-    private static ReadReply reply(Outgoing request, VectorClock snapshot, VectorClock ctm, long serverTime, boolean noHidden,
+    /** As above, the partition saying whether it listed every version it left out within its own entry (none here). */
+    private static ReadReply reply(Outgoing request, VectorClock snapshot, VectorClock ctm, long serverTime, boolean complete,
                                    long... sequences) {
         List<Key> keys = request.request() instanceof FirstRoundRead f ? f.keys() : ((SecondRoundRead) request.request()).keys();
         List<ReadValue> values = new ArrayList<>();
@@ -38,18 +39,23 @@ class ReadTransactionTest {
             long s = i < sequences.length ? sequences[i] : 0;
             values.add(new ReadValue(keys.get(i), s == 0 ? null : bytes(keys.get(i) + "@" + s), s));
         }
-        return new ReadReply(request.request().requestId(), values, snapshot, ctm, 0, serverTime, noHidden);
+        return new ReadReply(request.request().requestId(), values, snapshot, ctm, 0, serverTime, List.of(), complete);
     }
 
     /**
      * A read of a0 (partition 0) and b (partition 1). Partition 0 returns a version depending on partition 2 beyond what
      * partition 1's snapshot (4, 3, 5) covers, with {@code ownEntry} as its commit clock's entry for partition 1;
-     * partition 1 answers saying {@code noHidden}. Returns what the read sends next.
+     * partition 1 answers b at sequence 2, listing {@code waiting} as left out and saying whether that list is
+     * {@code complete}. Returns what the read sends next.
      */
-    private List<Outgoing> readWhereOnePartitionFailsThePairwiseCheck(ReadTransaction read, long ownEntry, boolean noHidden) {
+    private List<Outgoing> readWhereOnePartitionFailsThePairwiseCheck(ReadTransaction read, long ownEntry, boolean complete,
+                                                                     WaitingVersion... waiting) {
         List<Outgoing> out = read.start();
         assertThat(read.onResponse(reply(to(out, 0), clock(4, 3, 7), clock(4, ownEntry, 7), 0, true, 4))).isEmpty();
-        return read.onResponse(reply(to(out, 1), clock(4, 3, 5), clock(0, 2, 0), 0, noHidden, 2));
+        Outgoing toB = to(out, 1);
+        ReadReply b1 = new ReadReply(toB.request().requestId(), List.of(new ReadValue(b, bytes(b + "@2"), 2)),
+                clock(4, 3, 5), clock(0, 2, 0), 0, 0, List.of(waiting), complete);
+        return read.onResponse(b1);
     }
 
     @Test
@@ -61,6 +67,30 @@ class ReadTransactionTest {
         assertThat(read.result().rounds()).isEqualTo(1);
         assertThat(read.result().secondRoundsRuledOut()).isEqualTo(1);
         assertThat(read.result().values().get(b).sequence()).isEqualTo(2);
+    }
+
+    @Test
+    void aListedWaitingVersionThatTheMergedClockCoversIsWhatTheReadReturns() {
+        // The merged clock is (4, 2, 7). Partition 1 returned b at sequence 2 and listed two newer versions that wait
+        // for partition 2's entry (beyond its 5): b@3 needs partition 1's entry 3 (beyond the merged 2), b@1 (a later
+        // commit time than b@2, so newer) needs (1, 1, 6), which the merged clock covers. A round two would return b@1.
+        ClientSession s = c.session(1);
+        ReadTransaction read = s.read(List.of(a0, b));
+        WaitingVersion tooNew = new WaitingVersion(b, bytes("b@3"), 3, clock(0, 3, 8), 900);
+        WaitingVersion covered = new WaitingVersion(b, bytes("b@1x"), 1, clock(1, 1, 6), 800);
+        assertThat(readWhereOnePartitionFailsThePairwiseCheck(read, 2, true, tooNew, covered)).isEmpty();
+        assertThat(read.result().rounds()).isEqualTo(1);
+        assertThat(read.result().secondRoundsRuledOut()).isEqualTo(1);
+        assertThat(str(read.result().values().get(b))).as("the newest listed version within the merged clock").isEqualTo("b@1x");
+        assertThat(s.time()).as("the session's dependency time covers the version it read").isEqualTo(800);
+    }
+
+    @Test
+    void aListedWaitingVersionBeyondTheMergedClockIsNotReturned() {
+        ReadTransaction read = c.session(1).read(List.of(a0, b));
+        WaitingVersion tooNew = new WaitingVersion(b, bytes("b@3"), 3, clock(0, 3, 8), 900);
+        assertThat(readWhereOnePartitionFailsThePairwiseCheck(read, 2, true, tooNew)).isEmpty();
+        assertThat(str(read.result().values().get(b))).isEqualTo(b + "@2");
     }
 
     @Test
@@ -126,7 +156,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0, b));
         List<Outgoing> out = read.start();
         VectorClock svc = clock(1, 1, 0);
-        ReadReply stranger = new ReadReply(9_999, List.of(new ReadValue(a0, bytes("x"), 1)), svc, svc, 0, 0, false);
+        ReadReply stranger = new ReadReply(9_999, List.of(new ReadValue(a0, bytes("x"), 1)), svc, svc, 0, 0, List.of(), false);
         assertThat(read.onResponse(stranger)).isEmpty();
         assertThat(read.onResponse(ErrorReply.of(9_998, ErrorCode.INTERNAL, "not yours"))).isEmpty();
         assertThat(read.isFinished()).isFalse();
@@ -241,7 +271,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0, a1));
         List<Outgoing> out = read.start();
         ReadReply shortReply = new ReadReply(out.get(0).request().requestId(), List.of(new ReadValue(a0, null, 0)),
-                VectorClock.zero(3), VectorClock.zero(3), 0, 0, false);
+                VectorClock.zero(3), VectorClock.zero(3), 0, 0, List.of(), false);
         read.onResponse(shortReply);
         assertThat(read.isFinished()).isTrue();
         assertThat(read.succeeded()).isFalse();
@@ -278,7 +308,7 @@ class ReadTransactionTest {
         ReadTransaction read = s.read(List.of(a0));
         Outgoing o = read.start().get(0);
         read.onResponse(new ReadReply(o.request().requestId(), List.of(new ReadValue(a1, new byte[]{1}, 1)),
-                clock(0, 0, 0), clock(0, 0, 0), 0, 0, false));
+                clock(0, 0, 0), clock(0, 0, 0), 0, 0, List.of(), false));
         assertThat(read.isFinished()).isTrue();
         assertThat(read.succeeded()).isFalse();
         assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);

@@ -73,7 +73,7 @@ class ReadVisibilityTest {
     }
 
     @Test
-    void anAnswerSaysWhetherItLeftOutAVersionWithinItsOwnEntry() {
+    void anAnswerListsTheVersionsItLeftOutWithinItsOwnEntry() {
         TestCluster c = new TestCluster(2);
         Key k = c.key(0, 0), cold = c.key(0, 1);
         c.writeLocal(k, "v1");
@@ -85,14 +85,52 @@ class ReadVisibilityTest {
         // v2 (ct [3,1]) is settled on partition 0 (sequence 3 within svc_0 = [3,0]) but waits for partition 1's entry.
         ReadReply hiding = c.read1(0, VectorClock.zero(2), k).read();
         assertThat(values(hiding)).containsExactly("v1");
-        assertThat(hiding.noHiddenVersions()).as("v2 is within the own entry and left out").isFalse();
+        assertThat(hiding.waitingComplete()).isTrue();
+        assertThat(hiding.waiting()).as("v2 is within the own entry and left out").singleElement().satisfies(w -> {
+            assertThat(w.key()).isEqualTo(k);
+            assertThat(new String(w.value(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("v2");
+            assertThat(w.commitClock()).isEqualTo(clock(3, 1));
+            assertThat(w.sequence()).isEqualTo(3);
+        });
         ReadReply coldOnly = c.read1(0, VectorClock.zero(2), cold).read();
         assertThat(values(coldOnly)).containsExactly("c1");
-        assertThat(coldOnly.noHiddenVersions()).as("nothing of the cold key was left out").isTrue();
+        assertThat(coldOnly.waiting()).as("nothing of the cold key was left out").isEmpty();
+        assertThat(coldOnly.waitingComplete()).isTrue();
+        // Round two lists nothing: the client decides after round one.
+        ReadReply second = c.read2(0, clock(3, 0), c.now(), k).read();
+        assertThat(second.waiting()).isEmpty();
+        assertThat(second.waitingComplete()).isFalse();
         c.stabilize(1, 0);
         ReadReply after = c.read1(0, VectorClock.zero(2), k).read();
         assertThat(values(after)).containsExactly("v2");
-        assertThat(after.noHiddenVersions()).isTrue();
+        assertThat(after.waiting()).isEmpty();
+        assertThat(after.waitingComplete()).isTrue();
+    }
+
+    @Test
+    void anAnswerWithMoreWaitingVersionsThanItCanListListsNoneAndSaysSo() {
+        TestCluster c = new TestCluster(2);
+        Key k = c.key(0, 0);
+        c.writeLocal(k, "v0");
+        String value = "x".repeat(TestCluster.MAX_VALUE_BYTES);
+        int written = 0;
+        // Each waiting version counts its key, value and clock: enough of them to pass the budget.
+        while ((long) written * (k.length() + value.length()) <= Partition.MAX_WAITING_BYTES) {
+            Txn t = c.txn(1, k, value, c.key(1, 0), "w");
+            t.sendTo(0);
+            t.sendTo(1);
+            c.deliverAll(TestCluster.about(t.id));
+            written++;
+            if (written == 3) {
+                ReadReply few = c.read1(0, VectorClock.zero(2), k).read();
+                assertThat(few.waiting()).hasSize(3);
+                assertThat(few.waitingComplete()).isTrue();
+            }
+        }
+        ReadReply r = c.read1(0, VectorClock.zero(2), k).read();
+        assertThat(values(r)).containsExactly("v0");
+        assertThat(r.waiting()).as("the client asks again anyway").isEmpty();
+        assertThat(r.waitingComplete()).isFalse();
     }
 
     @Test
@@ -105,8 +143,9 @@ class ReadVisibilityTest {
         ReadReply r = c.read1(0, VectorClock.zero(2), cold).read();
         assertThat(values(r)).containsExactly("c1");
         assertThat(r.snapshot().get(0)).isEqualTo(1);
-        // No clock whose entry for partition 0 is at most 1 can show c2, so the answer stands for all of them.
-        assertThat(r.noHiddenVersions()).isTrue();
+        // No clock whose entry for partition 0 is at most 1 can show c2, so it is not listed.
+        assertThat(r.waiting()).isEmpty();
+        assertThat(r.waitingComplete()).isTrue();
     }
 
     @Test
@@ -206,8 +245,16 @@ class ReadVisibilityTest {
         assertThat(fromA.maxCommitClock()).isEqualTo(clock(2, 2, 0));
         assertThat(fromB.snapshot()).isEqualTo(clock(1, 2, 0));
 
+        // B lists the version it left out (t, waiting for A's entry); as if it had more than it can list, the client
+        // must then ask again.
+        assertThat(fromB.waiting()).extracting(w -> new String(w.value(), java.nio.charset.StandardCharsets.UTF_8)).containsExactly("t");
+        boxes.get(0).take();
+        boxes.get(1).take();
+        ReadReply incomplete = new ReadReply(fromB.requestId(), fromB.values(), fromB.snapshot(), fromB.maxCommitClock(),
+                fromB.maxCommitTime(), fromB.serverTime(), List.of(), false);
         List<Outgoing> second = new ArrayList<>();
-        for (ReplyBox box : boxes) for (ClientResponse r : box.take()) second.addAll(read.onResponse(r));
+        second.addAll(read.onResponse(fromA));
+        second.addAll(read.onResponse(incomplete));
         assertThat(second).hasSize(1);
         assertThat(second.get(0).partition()).as("only B is re-read").isEqualTo(1);
         SecondRoundRead r2 = (SecondRoundRead) second.get(0).request();
@@ -228,6 +275,21 @@ class ReadVisibilityTest {
         assertThat(reader.clock()).isEqualTo(clock(2, 2, 0));
         assertThat(c.p(0).metrics().secondRoundReads()).isZero();
         assertThat(c.p(1).metrics().secondRoundReads()).isEqualTo(1);
+    }
+
+    @Test
+    void theClientTakesTheListedWaitingVersionInsteadOfASecondRoundAndTheReadIsNotFractured() {
+        LaggingStabilization s = new LaggingStabilization();
+        TestCluster c = s.c;
+        ClientSession reader = c.session(99);
+        ReadTransaction read = c.runRead(reader.read(List.of(s.a, s.b)));
+        ReadTransaction.Result result = read.result();
+        assertThat(result.rounds()).isEqualTo(1);
+        assertThat(result.secondRoundsRuledOut()).isEqualTo(1);
+        assertThat(str(result.values().get(s.a))).isEqualTo("t");
+        assertThat(str(result.values().get(s.b))).as("what a round two would return").isEqualTo("t");
+        assertThat(reader.clock()).isEqualTo(clock(2, 2, 0));
+        assertThat(c.p(1).metrics().secondRoundReads()).isZero();
     }
 
     @Test

@@ -169,7 +169,7 @@ public class ClientHotPathBenchmark {
         for (Outgoing o : requests) {
             FirstRoundRead r = (FirstRoundRead) o.request();
             txn.onResponse(new ReadReply(r.requestId(), s.valuesByPartition.get(o.partition()), s.snapshot,
-                    s.commitClockByPartition.get(o.partition()), 0, 0, false));
+                    s.commitClockByPartition.get(o.partition()), 0, 0, List.of(), false));
         }
         return txn.result();
     }

@@ -12,13 +12,17 @@ import java.util.List;
  * @param maxCommitTime the largest commit time of the returned versions (0 if none): the client's next commit is
  *                      stamped above it
  * @param serverTime the partition's time when it served the read, echoed back by a round two
- * @param noHiddenVersions no version of the keys read that the answer left out has a sequence number within the
- *                         snapshot's own entry: a round two at a clock whose entry for this partition is at most the
- *                         snapshot's would return the same values, so the client need not ask
+ * @param waiting the versions of the keys read, newer than the ones returned, that the answer left out although their
+ *                sequence numbers are within the snapshot's own entry (they wait for another partition's entry of their
+ *                commit clocks), newest first per key
+ * @param waitingComplete {@code waiting} lists every such version (a partition lists a few at most): the client can
+ *                        then work out what a round two at a clock whose entry for this partition is at most the
+ *                        snapshot's would return, and need not ask
  */
 public record ReadReply(long requestId, List<ReadValue> values, VectorClock snapshot, VectorClock maxCommitClock,
-                        long maxCommitTime, long serverTime, boolean noHiddenVersions) implements ClientResponse {
+                        long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete) implements ClientResponse {
     public ReadReply {
         values = List.copyOf(values);
+        waiting = List.copyOf(waiting);
     }
 }

@@ -25,6 +25,7 @@ import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.wire.MalformedFrameException.Kind;
@@ -63,7 +64,8 @@ final class WireMapping {
             var w = new io.fastccs.protocol.wire.thrift.ReadReply(r.requestId(), values,
                     clockToWire(r.snapshot()), clockToWire(r.maxCommitClock()), r.serverTime(),
                     nonNegativeTime(r.maxCommitTime(), "ReadReply.maxCommitTime"));
-            if (r.noHiddenVersions()) w.setNoHiddenVersions(true);
+            if (r.waitingComplete()) w.setWaitingComplete(true);
+            if (!r.waiting().isEmpty()) w.setWaiting(waitingToWire(r.waiting()));
             body = Body.readReply(w);
         } else if (m instanceof SecondRoundRead r) {
             body = Body.secondRoundRead(new io.fastccs.protocol.wire.thrift.SecondRoundRead(
@@ -193,6 +195,17 @@ final class WireMapping {
         return out;
     }
 
+    static List<io.fastccs.protocol.wire.thrift.WaitingVersion> waitingToWire(List<WaitingVersion> waiting) {
+        List<io.fastccs.protocol.wire.thrift.WaitingVersion> out = new ArrayList<>(waiting.size());
+        for (WaitingVersion v : waiting) {
+            checkSequence(v.sequence(), "WaitingVersion.sequence");
+            out.add(new io.fastccs.protocol.wire.thrift.WaitingVersion(ByteBuffer.wrap(v.key().unsafeBytes()),
+                    ByteBuffer.wrap(v.value()), v.sequence(), clockToWire(v.commitClock()),
+                    nonNegativeTime(v.commitTime(), "WaitingVersion.commitTime")));
+        }
+        return out;
+    }
+
     static io.fastccs.protocol.wire.thrift.TxnId txnIdToWire(TxnId id) {
         return new io.fastccs.protocol.wire.thrift.TxnId(id.client(), id.sequence());
     }
@@ -296,7 +309,8 @@ final class WireMapping {
                         clock(w.getMaxCommitClock(), "ReadReply.maxCommitClock", limits),
                         nonNegative(w.isSetMaxCommitTime(), w.getMaxCommitTime(), "ReadReply.maxCommitTime"),
                         requireSet(w.isSetServerTime(), "ReadReply.serverTime", w.getServerTime()),
-                        w.isSetNoHiddenVersions() && w.isNoHiddenVersions());
+                        w.isSetWaiting() ? waiting(w.getWaiting(), "ReadReply.waiting", limits) : List.of(),
+                        w.isSetWaitingComplete() && w.isWaitingComplete());
             }
             case WRITE_REPLY -> {
                 var w = body.getWriteReply();
@@ -508,6 +522,22 @@ final class WireMapping {
             if (kv.bufferForKey() == null) throw missing(field + "[].key");
             if (kv.bufferForValue() == null) throw missing(field + "[].value");
             out.add(new KeyValue(Key.wrap(copy(kv.bufferForKey())), copy(kv.bufferForValue())));
+        }
+        return out;
+    }
+
+    static List<WaitingVersion> waiting(List<io.fastccs.protocol.wire.thrift.WaitingVersion> wire, String field, WireLimits limits)
+            throws MalformedFrameException {
+        if (wire.size() > limits.maxKeysPerMessage())
+            throw tooMany(field, wire.size(), limits.maxKeysPerMessage());
+        List<WaitingVersion> out = new ArrayList<>(wire.size());
+        for (var v : wire) {
+            if (v.bufferForKey() == null) throw missing(field + "[].key");
+            if (v.bufferForValue() == null) throw missing(field + "[].value");
+            out.add(new WaitingVersion(Key.wrap(copy(v.bufferForKey())), copy(v.bufferForValue()),
+                    sequence(v.isSetSequence(), v.getSequence(), field + "[].sequence"),
+                    clock(v.getCommitClock(), field + "[].commitClock", limits),
+                    nonNegative(v.isSetCommitTime(), v.getCommitTime(), field + "[].commitTime")));
         }
         return out;
     }

@@ -25,6 +25,7 @@ import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.messages.RingMember;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.RingRequest;
+import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.eiger.EigerMessages;
@@ -79,9 +80,11 @@ final class WireTestMessages {
                 new OutcomeQuery(6, TXN),
                 new ReadReply(7, List.of(new ReadValue(Key.of("a"), "x".getBytes(), 3),
                         new ReadValue(Key.of("gone"), null, 0),
-                        new ReadValue(Key.of("empty"), new byte[0], Long.MAX_VALUE)), c3, big, 1_764_201_600_000_000L, 99, true),
-                new ReadReply(8, List.of(), wide, wide, 0, Long.MIN_VALUE, false),
-                new ReadReply(9, List.of(new ReadValue(Key.of("large"), largeValue, 1)), c3, c3, 0, 0, false),
+                        new ReadValue(Key.of("empty"), new byte[0], Long.MAX_VALUE)), c3, big, 1_764_201_600_000_000L, 99,
+                        List.of(new WaitingVersion(Key.of("a"), "newer".getBytes(), 4, c3, 1_764_201_600_000_001L),
+                                new WaitingVersion(Key.of("a"), new byte[0], 5, big, 0)), true),
+                new ReadReply(8, List.of(), wide, wide, 0, Long.MIN_VALUE, List.of(), false),
+                new ReadReply(9, List.of(new ReadValue(Key.of("large"), largeValue, 1)), c3, c3, 0, 0, List.of(), false),
                 new WriteReply(10, TXN, Outcome.COMMITTED, c3, 0),
                 new WriteReply(11, TXN, Outcome.ABORTED, null, 0),
                 new WriteReply(12, TXN, Outcome.UNDECIDED, null, 0),
@@ -235,7 +238,7 @@ final class WireTestMessages {
                         writes(rnd), clock(rnd, partitions), sequence(rnd)),
                 () -> new OutcomeQuery(rnd.nextLong(), txnId(rnd)),
                 () -> new ReadReply(rnd.nextLong(), readValues(rnd), clock(rnd, partitions), clock(rnd, partitions), sequence(rnd),
-                        rnd.nextLong(), rnd.nextBoolean()),
+                        rnd.nextLong(), List.of(), rnd.nextBoolean()),
                 () -> {
                     Outcome o = outcome(rnd);
                     return new WriteReply(rnd.nextLong(), txnId(rnd), o,

@@ -180,7 +180,8 @@ public final class Partition {
         // A recovered decision's retention counts from now: clients that lost track of a write during the outage can
         // only ask once we are back (DecisionAcrossDowntimeTest). This also keeps the map in decision-time order.
         for (Decision d : recovered.decisions())
-            decisions.put(d.txnId(), new Decision(d.txnId(), d.outcome(), d.commitClock(), d.commitTime(), d.participants(), now));
+            decisions.put(d.txnId(), new Decision(d.txnId(), d.outcome(), d.commitClock(), d.commitTime(), d.participants(),
+                    now));
         for (TxnRecord r : recovered.transactions()) {
             lastSequence = Math.max(lastSequence, r.sequence());
             if (r.sequence() <= svc[self]) continue;
@@ -410,7 +411,8 @@ public final class Partition {
      * what a round two at a clock whose entry for us is at most that one would return (docs/design.md, "Second rounds a
      * partition can rule out").
      */
-    private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime, boolean listWaiting) {
+    private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime,
+                             boolean listWaiting) {
         List<ReadValue> values = new ArrayList<>(keys.size());
         long[] maxCommit = new long[n];
         long maxCommitTime = 0;
@@ -659,7 +661,8 @@ public final class Partition {
         t.replyTo = null;
         abortLocal(t);
         metrics.writesAborted--;
-        if (replyTo != null) replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, commitClock, commitTime));
+        if (replyTo != null)
+            replyTo.reply(new WriteReply(t.requestId, t.record.txnId(), Outcome.COMMITTED, commitClock, commitTime));
     }
 
     private void onAbort(int from, Abort a) {

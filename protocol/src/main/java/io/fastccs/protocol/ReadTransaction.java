@@ -8,8 +8,8 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
-import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.WaitingVersion;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -15,12 +15,13 @@ import java.util.List;
  * @param waiting the versions of the keys read, newer than the ones returned, that the answer left out although their
  *                sequence numbers are within the snapshot's own entry (they wait for another partition's entry of their
  *                commit clocks), newest first per key
- * @param waitingComplete {@code waiting} lists every such version (a partition lists a few at most): the client can
- *                        then work out what a round two at a clock whose entry for this partition is at most the
+ * @param waitingComplete {@code waiting} lists every such version (a partition lists up to about 64 KiB of them): the
+ *                        client can then work out what a round two at a clock whose entry for this partition is at most the
  *                        snapshot's would return, and need not ask
  */
 public record ReadReply(long requestId, List<ReadValue> values, VectorClock snapshot, VectorClock maxCommitClock,
-                        long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete) implements ClientResponse {
+                        long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete)
+        implements ClientResponse {
     public ReadReply {
         values = List.copyOf(values);
         waiting = List.copyOf(waiting);

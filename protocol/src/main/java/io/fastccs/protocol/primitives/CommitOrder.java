@@ -1,7 +1,5 @@
 package io.fastccs.protocol.primitives;
 
-import java.util.Comparator;
-
 /**
  * Where a committed write sits in FastCCS's arbitration order, the order in which the versions of a key replace one
  * another: first its commit time, then {@link VectorClock#compareArbitration} of its commit clock. Every partition
@@ -14,9 +12,6 @@ import java.util.Comparator;
  * @param clock the commit clock
  */
 public record CommitOrder(long time, VectorClock clock) implements Comparable<CommitOrder> {
-    /** Oldest first. */
-    public static final Comparator<CommitOrder> ARBITRATION = CommitOrder::compareTo;
-
     @Override
     public int compareTo(CommitOrder other) {
         return compare(time, clock, other.time, other.clock);

@@ -18,9 +18,4 @@ public record Version(long sequence, VectorClock commitClock, long commitTime, b
     /** Newest first, in the arbitration order every partition agrees on. */
     public static final Comparator<Version> NEWEST_FIRST =
             (a, b) -> CommitOrder.compare(b.commitTime, b.commitClock, a.commitTime, a.commitClock);
-
-    /** Where this version sits in the arbitration order. */
-    public CommitOrder order() {
-        return new CommitOrder(commitTime, commitClock);
-    }
 }

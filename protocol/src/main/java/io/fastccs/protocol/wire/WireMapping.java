@@ -319,7 +319,8 @@ final class WireMapping {
                         txnId(w.getTxnId(), "WriteReply.txnId"),
                         outcome(w.getOutcome(), "WriteReply.outcome"),
                         w.isSetCommitClock() ? clock(w.getCommitClock(), "WriteReply.commitClock", limits) : null,
-                        w.isSetCommitClock() ? nonNegative(w.isSetCommitTime(), w.getCommitTime(), "WriteReply.commitTime") : 0);
+                        w.isSetCommitClock()
+                                ? nonNegative(w.isSetCommitTime(), w.getCommitTime(), "WriteReply.commitTime") : 0);
             }
             case OUTCOME_REPLY -> {
                 var w = body.getOutcomeReply();
@@ -328,7 +329,8 @@ final class WireMapping {
                         txnId(w.getTxnId(), "OutcomeReply.txnId"),
                         outcome(w.getOutcome(), "OutcomeReply.outcome"),
                         w.isSetCommitClock() ? clock(w.getCommitClock(), "OutcomeReply.commitClock", limits) : null,
-                        w.isSetCommitClock() ? nonNegative(w.isSetCommitTime(), w.getCommitTime(), "OutcomeReply.commitTime") : 0);
+                        w.isSetCommitClock()
+                                ? nonNegative(w.isSetCommitTime(), w.getCommitTime(), "OutcomeReply.commitTime") : 0);
             }
             case ERROR_REPLY -> {
                 var w = body.getErrorReply();
@@ -526,8 +528,8 @@ final class WireMapping {
         return out;
     }
 
-    static List<WaitingVersion> waiting(List<io.fastccs.protocol.wire.thrift.WaitingVersion> wire, String field, WireLimits limits)
-            throws MalformedFrameException {
+    static List<WaitingVersion> waiting(List<io.fastccs.protocol.wire.thrift.WaitingVersion> wire, String field,
+                                        WireLimits limits) throws MalformedFrameException {
         if (wire.size() > limits.maxKeysPerMessage())
             throw tooMany(field, wire.size(), limits.maxKeysPerMessage());
         List<WaitingVersion> out = new ArrayList<>(wire.size());

@@ -202,9 +202,9 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     private long lastTimestamp;
     private final LongSupplier clockMicros;
     /** The clock most recently encoded: the versions of one transaction share it, so it is encoded once. */
-    private VectorClock lastEncodedClock;
-    private byte[] lastEncodedClockBytes;
-    private long lastEncodedTime;
+    private VectorClock lastEncodedCommitClock;
+    private byte[] lastEncodedCommitBytes;
+    private long lastEncodedCommitTime;
     private volatile boolean closed;
     private volatile Throwable writeFailure;
 
@@ -741,12 +741,12 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     /** The versions of one transaction share their commit, so it is encoded once. */
     private byte[] encodeCommit(VectorClock clock, long time) {
-        if (clock != lastEncodedClock || time != lastEncodedTime) {
-            lastEncodedClockBytes = RecordCodec.encodeCommit(clock, time);
-            lastEncodedClock = clock;
-            lastEncodedTime = time;
+        if (clock != lastEncodedCommitClock || time != lastEncodedCommitTime) {
+            lastEncodedCommitBytes = RecordCodec.encodeCommit(clock, time);
+            lastEncodedCommitClock = clock;
+            lastEncodedCommitTime = time;
         }
-        return lastEncodedClockBytes; // shared by mutations; never modified
+        return lastEncodedCommitBytes; // shared by mutations; never modified
     }
 
     private void cachePut(Key key, List<Version> versions) {

@@ -35,8 +35,7 @@ public final class RecordCodec {
 
     public static byte[] encodeClock(VectorClock clock) {
         Writer w = new Writer(1 + clock.size() * 3);
-        w.varint(clock.size());
-        for (int i = 0; i < clock.size(); i++) w.varint(clock.get(i));
+        writeClock(w, clock);
         return w.toArray();
     }
 
@@ -50,10 +49,14 @@ public final class RecordCodec {
     public static byte[] encodeCommit(VectorClock clock, long time) {
         if (time < 0) throw new IllegalArgumentException("negative commit time " + time);
         Writer w = new Writer(2 + clock.size() * 3 + 8);
-        w.varint(clock.size());
-        for (int i = 0; i < clock.size(); i++) w.varint(clock.get(i));
+        writeClock(w, clock);
         w.varint(time);
         return w.toArray();
+    }
+
+    private static void writeClock(Writer w, VectorClock clock) {
+        w.varint(clock.size());
+        for (int i = 0; i < clock.size(); i++) w.varint(clock.get(i));
     }
 
     public static CommitOrder decodeCommit(ByteBuffer bytes) {

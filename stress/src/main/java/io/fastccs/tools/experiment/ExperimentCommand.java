@@ -21,6 +21,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -278,7 +279,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             System.out.printf("no run of %s succeeded; %s is left as it was%n", e.name(), csvFile);
             return;
         }
-        Files.move(partial, csvFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(partial, csvFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         if (!cdf.isEmpty()) writeCdf(out.resolve("latency-cdf.csv"), cdf);
         printRatios(e, values, rows, System.out);
         System.out.printf("wrote %s in %.0f s%n", csvFile, Duration.between(began, Instant.now()).toMillis() / 1e3);

@@ -255,6 +255,18 @@ struct Stabilize {
   2: i64 settled
 }
 
+/**
+ * Tree stabilization, beyond stabilization_fanout + 1 partitions (docs/design.md, "Stabilization up and down a tree"):
+ * the settled prefixes of several partitions, as StabilizeUp (to the parent: the sender's subtree) or StabilizeDown
+ * (from the parent: gathered at partition 0). Entries ascend by partition; partitionGaps holds each entry's partition
+ * minus the previous entry's (the first: its partition), so that an entry's partition costs a byte.
+ */
+struct SettledEntries {
+  1: i32 fromPartition
+  2: list<i32> partitionGaps
+  3: list<i64> settled
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Reserved for the server: ring discovery and the connection handshake. No Java records yet, so WireCodec
 // reports them as UNKNOWN_MESSAGE; the server work adds records and mappings.
@@ -668,7 +680,9 @@ union Body {
   11: Abort abort
   12: CheckCommit checkCommit
   13: Stabilize stabilize
-  // 14-19: free for further protocol messages.
+  14: SettledEntries stabilizeUp
+  15: SettledEntries stabilizeDown
+  // 16-19: free for further protocol messages.
   20: RingRequest ringRequest
   21: RingReply ringReply
   22: Hello hello

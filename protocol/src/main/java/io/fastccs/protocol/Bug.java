@@ -48,5 +48,10 @@ public enum Bug {
      * Reads show only the durable part of the settled prefix even when the client has already seen more of this
      * partition (its own write's reply, or a version read elsewhere): the read then misses what the client saw.
      */
-    READ_BELOW_CLIENT_CLOCK
+    READ_BELOW_CLIENT_CLOCK,
+    /**
+     * In tree stabilization a partition reports its last assigned sequence number instead of its settled prefix: other
+     * partitions then show a transaction's versions while one of its participants has not settled it.
+     */
+    TREE_REPORTS_UNSETTLED
 }

@@ -27,7 +27,10 @@ import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.StabilizeDown;
+import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
@@ -98,6 +101,8 @@ public final class Partition {
     private long nextStabilizationAt;
     private long lastStabilizationSentAt;
     private long lastStabilizedValue = -1;
+    /** Where stabilization goes beyond {@code fanout + 1} partitions; null while they tell each other directly. */
+    private final StabilizationTree tree;
     private long nextGcAt;
 
     private static final class LocalTxn {
@@ -153,6 +158,8 @@ public final class Partition {
         this.time = time;
         this.svc = new long[n];
         this.peerSettled = new long[n];
+        this.tree = StabilizationTree.direct(n, config.stabilizationFanout()) ? null
+                : new StabilizationTree(self, n, config.stabilizationFanout());
         long now = time.nowMicros();
         this.nextStabilizationAt = now;
         this.nextGcAt = now;
@@ -551,13 +558,40 @@ public final class Partition {
         else if (message instanceof Abort a) onAbort(from, a);
         else if (message instanceof CheckCommit c) onCheckCommit(from, c);
         else if (message instanceof Stabilize s) onStabilize(from, s);
+        else if (message instanceof StabilizeUp u) onStabilizeUp(from, u);
+        else if (message instanceof StabilizeDown d) onStabilizeDown(from, d);
         else throw new IllegalArgumentException("unknown peer message " + message);
     }
 
     private void onStabilize(int from, Stabilize s) {
         if (s.from() != from) return;
-        if (s.settled() > svc[from]) svc[from] = s.settled();
-        if (s.settled() > peerSettled[from]) peerSettled[from] = s.settled();
+        learnSettled(from, s.settled());
+    }
+
+    /** A child's report: taken for the partitions of its subtree only, never for ourselves. */
+    private void onStabilizeUp(int from, StabilizeUp u) {
+        if (tree == null || u.from() != from || !tree.isChild(from)) return;
+        for (Settled e : u.entries())
+            if (e.partition() != self && e.partition() < n && tree.inSubtree(from, e.partition()))
+                learnSettled(e.partition(), e.settled());
+    }
+
+    /** What came down from our parent: taken for every partition but ourselves, and passed on to our children. */
+    private void onStabilizeDown(int from, StabilizeDown d) {
+        if (tree == null || d.from() != from || from != tree.parent()) return;
+        for (Settled e : d.entries())
+            if (e.partition() != self && e.partition() >= 0 && e.partition() < n) learnSettled(e.partition(), e.settled());
+        List<Integer> children = tree.children();
+        if (!children.isEmpty()) {
+            StabilizeDown forward = new StabilizeDown(self, d.entries());
+            for (int c : children) peers.send(c, forward);
+        }
+    }
+
+    /** Stabilization told us partition {@code p} settled up to {@code settled}. */
+    private void learnSettled(int p, long settled) {
+        if (settled > svc[p]) svc[p] = settled;
+        if (settled > peerSettled[p]) peerSettled[p] = settled;
     }
 
     /** The coordinator collects a participant's sequence number (algorithm 2, lines 27-34). */
@@ -767,8 +801,20 @@ public final class Partition {
         }
     }
 
-    /** Stabilization (section 3.3.3): tell every partition our settled prefix when it changed, and now and then anyway. */
+    /**
+     * Stabilization (section 3.3.3): tell every partition our settled prefix when it changed, and now and then anyway;
+     * beyond {@code fanout + 1} partitions, through the tree.
+     */
     private void stabilize(long now) {
+        if (tree != null) {
+            PeerMessage report = tree.report(svc, config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self], now,
+                    config.stabilizationHeartbeatMicros());
+            if (report == null) return;
+            if (tree.isRoot()) for (int c : tree.children()) peers.send(c, report);
+            else peers.send(tree.parent(), report);
+            metrics.stabilizationsSent++;
+            return;
+        }
         long settled = svc[self];
         if (settled == lastStabilizedValue && now - lastStabilizationSentAt < config.stabilizationHeartbeatMicros()) return;
         Stabilize m = new Stabilize(self, settled);

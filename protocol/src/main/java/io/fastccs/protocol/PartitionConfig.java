@@ -8,10 +8,14 @@ import java.util.Set;
  * own settings (cassandra.yaml, command-line flags) onto {@link #builder()}.
  */
 public final class PartitionConfig {
+    /** See {@link #stabilizationFanout()}: up to 33 partitions stabilize all-to-all, as the thesis does. */
+    public static final int DEFAULT_STABILIZATION_FANOUT = 32;
+
     private final long transactionTimeoutMicros;
     private final long checkIntervalMicros;
     private final long stabilizationIntervalMicros;
     private final long stabilizationHeartbeatMicros;
+    private final int stabilizationFanout;
     private final long gcIntervalMicros;
     private final long versionRetentionMicros;
     private final long decisionRetentionMicros;
@@ -25,6 +29,7 @@ public final class PartitionConfig {
         this.checkIntervalMicros = positive("check interval", b.checkIntervalMicros);
         this.stabilizationIntervalMicros = positive("stabilization interval", b.stabilizationIntervalMicros);
         this.stabilizationHeartbeatMicros = positive("stabilization heartbeat", b.stabilizationHeartbeatMicros);
+        this.stabilizationFanout = (int) positive("stabilization fanout", b.stabilizationFanout);
         this.gcIntervalMicros = positive("gc interval", b.gcIntervalMicros);
         this.versionRetentionMicros = positive("version retention", b.versionRetentionMicros);
         this.decisionRetentionMicros = positive("decision retention", b.decisionRetentionMicros);
@@ -55,6 +60,7 @@ public final class PartitionConfig {
         b.checkIntervalMicros = checkIntervalMicros;
         b.stabilizationIntervalMicros = stabilizationIntervalMicros;
         b.stabilizationHeartbeatMicros = stabilizationHeartbeatMicros;
+        b.stabilizationFanout = stabilizationFanout;
         b.gcIntervalMicros = gcIntervalMicros;
         b.versionRetentionMicros = versionRetentionMicros;
         b.decisionRetentionMicros = decisionRetentionMicros;
@@ -74,6 +80,14 @@ public final class PartitionConfig {
 
     /** Stabilization is sent even when unchanged this often, so restarted peers catch up. */
     public long stabilizationHeartbeatMicros() { return stabilizationHeartbeatMicros; }
+
+    /**
+     * The most peers a partition sends stabilization to each interval. Up to {@code fanout + 1} partitions, every
+     * partition tells every other directly (the thesis's all-to-all); beyond, they form a tree of this fan-out:
+     * settled values go up to partition 0 and come back down, 2(N-1) messages an interval instead of N(N-1)
+     * (docs/design.md, "Stabilization up and down a tree").
+     */
+    public int stabilizationFanout() { return stabilizationFanout; }
 
     public long gcIntervalMicros() { return gcIntervalMicros; }
 
@@ -107,7 +121,8 @@ public final class PartitionConfig {
     @Override
     public String toString() {
         return "PartitionConfig{transaction_timeout=" + transactionTimeoutMicros + "us, check_interval=" + checkIntervalMicros
-                + "us, stabilization_interval=" + stabilizationIntervalMicros + "us, gc_interval=" + gcIntervalMicros
+                + "us, stabilization_interval=" + stabilizationIntervalMicros + "us, stabilization_fanout=" + stabilizationFanout
+                + ", gc_interval=" + gcIntervalMicros
                 + "us, version_retention=" + versionRetentionMicros + "us, decision_retention=" + decisionRetentionMicros
                 + "us, max_keys=" + maxKeysPerRequest + ", max_key_bytes=" + maxKeyBytes + ", max_value_bytes=" + maxValueBytes
                 + (bugs.isEmpty() ? "" : ", BUGS=" + bugs) + "}";
@@ -118,6 +133,7 @@ public final class PartitionConfig {
         private long checkIntervalMicros = 200_000;
         private long stabilizationIntervalMicros = 5_000;
         private long stabilizationHeartbeatMicros = 1_000_000;
+        private long stabilizationFanout = DEFAULT_STABILIZATION_FANOUT;
         private long gcIntervalMicros = 500_000;
         private long versionRetentionMicros = 2_000_000;
         private long decisionRetentionMicros = 60_000_000;
@@ -132,6 +148,7 @@ public final class PartitionConfig {
         public Builder checkIntervalMicros(long v) { checkIntervalMicros = v; return this; }
         public Builder stabilizationIntervalMicros(long v) { stabilizationIntervalMicros = v; return this; }
         public Builder stabilizationHeartbeatMicros(long v) { stabilizationHeartbeatMicros = v; return this; }
+        public Builder stabilizationFanout(int v) { stabilizationFanout = v; return this; }
         public Builder gcIntervalMicros(long v) { gcIntervalMicros = v; return this; }
         public Builder versionRetentionMicros(long v) { versionRetentionMicros = v; return this; }
         public Builder decisionRetentionMicros(long v) { decisionRetentionMicros = v; return this; }

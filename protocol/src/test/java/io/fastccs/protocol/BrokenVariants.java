@@ -18,7 +18,10 @@ public final class BrokenVariants {
 
     /** {@code base} with the bug switched on, if it is a partition bug. */
     public static PartitionConfig partitionConfig(PartitionConfig base, Bug bug) {
-        return clientSide(bug) ? base : base.withBugs(EnumSet.of(bug));
+        if (clientSide(bug)) return base;
+        // The tree's bug needs the tree: with fan-out 1 (a chain), every configuration beyond two partitions has one.
+        if (bug == Bug.TREE_REPORTS_UNSETTLED) base = base.toBuilder().stabilizationFanout(1).build();
+        return base.withBugs(EnumSet.of(bug));
     }
 
     /** A hook for new client sessions that switches the bug on, if it is a client bug. */

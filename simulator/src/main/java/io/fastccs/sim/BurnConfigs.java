@@ -33,6 +33,15 @@ public final class BurnConfigs {
         return r.nextInt(3) == 0 ? 0 : r.nextLong(10_001);
     }
 
+    /**
+     * Stabilization up and down a tree of fan-out 1 to 3 in half the runs (beyond fan-out + 1 partitions), all-to-all in
+     * the others; from a random of its own, like the clock skew.
+     */
+    private static int stabilizationFanout(long seed) {
+        SplittableRandom r = new SplittableRandom(seed ^ 0x7F4A7C159E3779B9L);
+        return r.nextBoolean() ? PartitionConfig.DEFAULT_STABILIZATION_FANOUT : 1 + r.nextInt(3);
+    }
+
     public static SimConfig forSeed(long seed, Protocol protocol) {
         SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
         int partitions = 2 + r.nextInt(15);
@@ -45,6 +54,7 @@ public final class BurnConfigs {
                 .checkIntervalMicros(50_000 + r.nextLong(100_000))
                 .stabilizationIntervalMicros(1_000 + r.nextLong(10_000))
                 .stabilizationHeartbeatMicros(200_000)
+                .stabilizationFanout(stabilizationFanout(seed))
                 .gcIntervalMicros(50_000 + r.nextLong(200_000))
                 .decisionRetentionMicros(60_000_000)
                 .build();

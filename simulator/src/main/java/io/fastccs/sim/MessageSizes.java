@@ -8,8 +8,12 @@ import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.StabilizeDown;
+import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.protocol.wren.WrenMessages;
 
 /** Sizes of messages as the real wire codec encodes them, and how much of that is keys and values. */
 final class MessageSizes {
@@ -19,6 +23,11 @@ final class MessageSizes {
      */
     int size(Message m) {
         return WireCodec.encodedSize(m) + 4;
+    }
+
+    /** Whether the message is stabilization: FastCCS's (direct or up and down its tree) or Wren's local stable time. */
+    static boolean isStabilization(Message m) {
+        return m instanceof Stabilize || m instanceof StabilizeUp || m instanceof StabilizeDown || m instanceof WrenMessages.Lst;
     }
 
     /** Bytes of keys and values the message carries; the rest is metadata (clocks, ids, framing). */

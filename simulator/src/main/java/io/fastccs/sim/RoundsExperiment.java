@@ -34,6 +34,11 @@ public final class RoundsExperiment implements Callable<Integer> {
     @Option(names = "--protocols", split = ",", paramLabel = "NAME",
             description = "protocols to run at every point, in this order (fastccs, eiger, wren, eventual; default: ${DEFAULT-VALUE})")
     List<String> protocols = List.of("fastccs");
+    @Option(names = "--stabilization-interval-ms", description = "how often partitions stabilize (default: ${DEFAULT-VALUE})")
+    double stabilizationMs = PartitionConfig.defaults().stabilizationIntervalMicros() / 1000.0;
+    @Option(names = "--stabilization-fanout", description = "up to FANOUT + 1 partitions stabilize all-to-all, beyond it up "
+            + "and down a tree of this fan-out (default: ${DEFAULT-VALUE})")
+    int stabilizationFanout = PartitionConfig.DEFAULT_STABILIZATION_FANOUT;
     @Option(names = "--out", description = "CSV file (default: ${DEFAULT-VALUE})")
     Path out = Path.of("results/sim-rounds.csv");
 
@@ -43,9 +48,10 @@ public final class RoundsExperiment implements Callable<Integer> {
         boolean clean = true;
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(out))) {
             csv.println("protocol,partitions,write_fraction,seed,transactions,throughput_txn_per_s,second_round_share,rounds_per_read,"
-                    + "read_p50_ms,read_p99_ms,write_mean_ms,write_p99_ms,messages_per_txn,bytes_per_txn,metadata_bytes_per_txn,anomalies,verdict");
-            System.out.printf("%-9s %10s %6s %12s %10s %9s %9s %10s %11s %9s%n", "protocol", "partitions", "writes", "txn/s(sim)",
-                    "2nd-round", "read p99", "write p99", "msgs/txn", "meta B/txn", "verdict");
+                    + "read_p50_ms,read_p99_ms,write_mean_ms,write_p99_ms,messages_per_txn,bytes_per_txn,metadata_bytes_per_txn,"
+                    + "stabilization_messages_per_txn,stabilization_bytes_per_txn,anomalies,verdict");
+            System.out.printf("%-9s %10s %6s %12s %10s %9s %9s %10s %11s %10s %9s%n", "protocol", "partitions", "writes", "txn/s(sim)",
+                    "2nd-round", "read p99", "write p99", "msgs/txn", "meta B/txn", "stab/txn", "verdict");
             List<Protocol> chosen = protocols.stream().map(Protocol::parse).toList();
             for (int n : partitions)
                 for (double wf : writeFractions)
@@ -58,7 +64,8 @@ public final class RoundsExperiment implements Callable<Integer> {
     /** One run at one point, a CSV row and a printed line; whether it passed. */
     private boolean runPoint(PrintWriter csv, Protocol protocol, int n, double wf) {
         SimConfig config = SimConfig.builder().partitions(n).clients(clients).writeFraction(wf).transactions(txns)
-                .partition(PartitionConfig.builder().stabilizationIntervalMicros(SimConfig.defaultStabilizationMicros(n)).build())
+                .partition(PartitionConfig.builder().stabilizationIntervalMicros(Math.round(stabilizationMs * 1000))
+                        .stabilizationFanout(stabilizationFanout).build())
                 .protocol(protocol).build();
         SimResult r = new Simulation(config, seed).run();
         SimStats s = r.stats();
@@ -67,15 +74,17 @@ public final class RoundsExperiment implements Callable<Integer> {
         boolean passed = protocol == Protocol.EVENTUAL
                 ? s.invariantViolations().isEmpty() && s.unexpectedErrors().isEmpty() : r.clean();
         String verdict = r.clean() ? "CLEAN" : passed ? "ANOMALIES" : "FAILED";
-        csv.printf(Locale.ROOT, "%s,%d,%.2f,%d,%d,%.0f,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.1f,%.0f,%.0f,%d,%s%n", protocol.word(), n, wf, seed,
+        csv.printf(Locale.ROOT, "%s,%d,%.2f,%d,%d,%.0f,%.5f,%.5f,%.3f,%.3f,%.3f,%.3f,%.1f,%.0f,%.0f,%.2f,%.0f,%d,%s%n", protocol.word(), n, wf, seed,
                 s.transactions(), s.throughput(), s.secondRoundShare(), s.meanRoundsPerRead(),
                 s.readLatency().quantile(0.5) / 1000.0, s.readLatency().quantile(0.99) / 1000.0,
                 s.writeLatency().mean() / 1000, s.writeLatency().quantile(0.99) / 1000.0,
-                s.messages() / t, s.bytes() / t, s.metadataBytes() / t, r.check().totalAnomalies(), verdict);
+                s.messages() / t, s.bytes() / t, s.metadataBytes() / t, s.stabilizationMessages() / t,
+                s.stabilizationBytes() / t, r.check().totalAnomalies(), verdict);
         csv.flush();
-        System.out.printf(Locale.ROOT, "%-9s %10d %6.2f %12.0f %9.3f%% %7.2fms %7.2fms %10.1f %11.0f %9s%n", protocol.word(), n, wf,
+        System.out.printf(Locale.ROOT, "%-9s %10d %6.2f %12.0f %9.3f%% %7.2fms %7.2fms %10.1f %11.0f %10.2f %9s%n", protocol.word(), n, wf,
                 s.throughput(), 100 * s.secondRoundShare(), s.readLatency().quantile(0.99) / 1000.0,
-                s.writeLatency().quantile(0.99) / 1000.0, s.messages() / t, s.metadataBytes() / t, verdict);
+                s.writeLatency().quantile(0.99) / 1000.0, s.messages() / t, s.metadataBytes() / t, s.stabilizationMessages() / t,
+                verdict);
         if (!passed) System.out.println("  replay: " + r.replayCommand());
         return passed;
     }

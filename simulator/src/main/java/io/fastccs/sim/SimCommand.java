@@ -57,8 +57,11 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--max-clock-skew-ms", description = "partitions' clocks disagree by up to this much: each runs ahead "
             + "of true time by a fixed random offset up to it (default: ${DEFAULT-VALUE})")
     double maxClockSkewMs;
-    @Option(names = "--stabilization-interval-ms", description = "default: 5 ms up to 64 partitions, then 0.08 ms per partition")
-    Double stabilizationMs;
+    @Option(names = "--stabilization-interval-ms", description = "how often partitions stabilize (default: ${DEFAULT-VALUE})")
+    double stabilizationMs = PartitionConfig.defaults().stabilizationIntervalMicros() / 1000.0;
+    @Option(names = "--stabilization-fanout", description = "up to FANOUT + 1 partitions stabilize all-to-all, beyond it up "
+            + "and down a tree of this fan-out (default: ${DEFAULT-VALUE})")
+    int stabilizationFanout = PartitionConfig.DEFAULT_STABILIZATION_FANOUT;
     @Option(names = "--transaction-timeout-ms", description = "coordinator and participant timeout (default: ${DEFAULT-VALUE})")
     long transactionTimeoutMs = 2000;
     @Option(names = "--history", description = "write the history to FILE in the Plume text format")
@@ -79,8 +82,8 @@ public final class SimCommand implements Callable<Integer> {
         PartitionConfig.Builder partition = PartitionConfig.builder()
                 .transactionTimeoutMicros(transactionTimeoutMs * 1000)
                 .versionRetentionMicros(transactionTimeoutMs * 1000)
-                .stabilizationIntervalMicros(stabilizationMs != null ? (long) (stabilizationMs * 1000)
-                        : SimConfig.defaultStabilizationMicros(partitions));
+                .stabilizationIntervalMicros(Math.round(stabilizationMs * 1000))
+                .stabilizationFanout(stabilizationFanout);
         SimConfig config = SimConfig.builder().partitions(partitions).clients(clients).keysPerRead(keysPerRead)
                 .keysPerWrite(keysPerWrite).writeFraction(writeFraction).valueSize(valueSize).keys(keys)
                 .distribution(KeyDistribution.Shape.parse(dist)).zipfExponent(zipfExponent).transactions(txns).fifo(!reorder)

@@ -111,11 +111,6 @@ public record SimConfig(
         return distribution.over(keys, zipfExponent);
     }
 
-    /** Stabilization every 5 ms up to 64 partitions, then proportionally less often: N^2 messages per round. */
-    public static long defaultStabilizationMicros(int partitions) {
-        return Math.max(5_000, partitions * 80L);
-    }
-
     @Override
     public String toString() {
         return "partitions=" + partitions + " clients=" + clients + " keys/read=" + keysPerRead + " keys/write=" + keysPerWrite
@@ -123,7 +118,8 @@ public record SimConfig(
                 + (distribution == KeyDistribution.Shape.ZIPF && zipfExponent != DEFAULT_ZIPF_EXPONENT ? " zipf-exponent=" + zipfExponent : "")
                 + " txns=" + transactions + " links=" + (fifo ? "fifo" : "reordering") + " faults=" + (faults.any() ? faults : "none")
                 + (protocol == Protocol.FASTCCS ? "" : " protocol=" + protocol.word())
-                + (maxClockSkewMicros == 0 ? "" : " clock-skew=" + maxClockSkewMicros + "us");
+                + (maxClockSkewMicros == 0 ? "" : " clock-skew=" + maxClockSkewMicros + "us")
+                + (partitions > partition.stabilizationFanout() + 1 ? " stabilization-tree-fanout=" + partition.stabilizationFanout() : "");
     }
 
     public static final class Builder {
@@ -182,8 +178,8 @@ public record SimConfig(
                 throw new IllegalArgumentException(protocol.word() + " keeps its partitions' state in memory, so the simulator"
                         + " runs it with message loss, delay spikes, client crashes and reordering but no partition crashes"
                         + " (docs/design.md, \"Four protocols\")");
-            PartitionConfig p = partition != null ? partition : PartitionConfig.builder()
-                    .stabilizationIntervalMicros(defaultStabilizationMicros(partitions)).build();
+            // Every size stabilizes every 5 ms, as the nodes do: beyond 33 partitions up and down a tree, not N^2.
+            PartitionConfig p = partition != null ? partition : PartitionConfig.defaults();
             return new SimConfig(partitions, clients, keysPerRead, keysPerWrite, writeFraction, valueSize, keys, distribution, zipfExponent,
                     transactions, fifo, meanDelayMicros, bandwidthBitsPerMicro, faults, p, protocol, maxClockSkewMicros);
         }

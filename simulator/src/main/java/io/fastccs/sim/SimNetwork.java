@@ -39,6 +39,10 @@ final class SimNetwork {
         stats.messages++;
         stats.bytes += bytes;
         stats.payloadBytes += MessageSizes.payload(message);
+        if (MessageSizes.isStabilization(message)) {
+            stats.stabilizationMessages++;
+            stats.stabilizationBytes += bytes;
+        }
         boolean faulty = faultsActive.getAsBoolean() && cfg.faults().any();
         if (faulty && cfg.faults().messageLoss() > 0 && random.nextDouble() < cfg.faults().messageLoss()) {
             stats.messagesLost++;

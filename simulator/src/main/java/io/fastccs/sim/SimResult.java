@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
@@ -72,6 +73,8 @@ public final class SimResult {
         if (c.zipfExponent() != SimConfig.DEFAULT_ZIPF_EXPONENT) sb.append(" --zipf-exponent ").append(c.zipfExponent());
         sb.append(" --transaction-timeout-ms ").append(c.partition().transactionTimeoutMicros() / 1000)
                 .append(" --stabilization-interval-ms ").append(c.partition().stabilizationIntervalMicros() / 1000.0);
+        if (c.partition().stabilizationFanout() != PartitionConfig.DEFAULT_STABILIZATION_FANOUT)
+            sb.append(" --stabilization-fanout ").append(c.partition().stabilizationFanout());
         if (!c.fifo()) sb.append(" --reorder");
         if (c.faults().any()) sb.append(" --faults");
         if (replicated) sb.append(" --replicated");
@@ -96,6 +99,8 @@ public final class SimResult {
                 s.writeLatency().mean() / 1000, s.writeLatency().quantile(0.5) / 1000.0, s.writeLatency().quantile(0.99) / 1000.0));
         sb.append(String.format(Locale.ROOT, "messages        %.1f per txn, %.0f bytes per txn, of which metadata %.0f%n",
                 (double) s.messages() / txns, (double) s.bytes() / txns, (double) s.metadataBytes() / txns));
+        sb.append(String.format(Locale.ROOT, "stabilization   %.1f messages per txn, %.0f bytes per txn%n",
+                (double) s.stabilizationMessages() / txns, (double) s.stabilizationBytes() / txns));
         if (config.faults().any())
             sb.append(String.format(Locale.ROOT,
                     "faults          %d partition crashes, %d client crashes mid-write, %d messages lost, %d delay spikes, "

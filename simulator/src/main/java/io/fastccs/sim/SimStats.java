@@ -13,6 +13,9 @@ import java.util.Map;
 public final class SimStats {
     long messages;
     long bytes;
+    /** Of those, stabilization (FastCCS's, direct or up and down its tree, and Wren's local stable times). */
+    long stabilizationMessages;
+    long stabilizationBytes;
     long payloadBytes;
     long messagesLost;
     long delaySpikes;
@@ -83,6 +86,8 @@ public final class SimStats {
     public long messages() { return messages; }
     public long bytes() { return bytes; }
     public long metadataBytes() { return bytes - payloadBytes; }
+    public long stabilizationMessages() { return stabilizationMessages; }
+    public long stabilizationBytes() { return stabilizationBytes; }
     public long messagesLost() { return messagesLost; }
     public long delaySpikes() { return delaySpikes; }
     public long partitionCrashes() { return partitionCrashes; }

@@ -55,7 +55,6 @@ public final class SkewExperiment implements Callable<Integer> {
                     run++;
                     SimConfig config = SimConfig.builder().partitions(partitions).clients(clients).writeFraction(wf)
                             .keys(keys).distribution(KeyDistribution.Shape.ZIPF).zipfExponent(exponent).transactions(txns)
-                            .partition(PartitionConfig.builder().stabilizationIntervalMicros(SimConfig.defaultStabilizationMicros(partitions)).build())
                             .build();
                     SimResult r = new Simulation(config, seed).run();
                     SimStats s = r.stats();

@@ -24,7 +24,10 @@ import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.StabilizeDown;
+import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
@@ -97,6 +100,10 @@ final class WireMapping {
             checkPartition(s.from(), "Stabilize.from");
             checkSequence(s.settled(), "Stabilize.settled");
             body = Body.stabilize(new io.fastccs.protocol.wire.thrift.Stabilize(s.from(), s.settled()));
+        } else if (m instanceof StabilizeUp u) {
+            body = Body.stabilizeUp(settledToWire(u.from(), u.entries(), "StabilizeUp"));
+        } else if (m instanceof StabilizeDown d) {
+            body = Body.stabilizeDown(settledToWire(d.from(), d.entries(), "StabilizeDown"));
         } else if (m instanceof Abort a) {
             body = Body.abort(new io.fastccs.protocol.wire.thrift.Abort(txnIdToWire(a.txnId())));
         } else if (m instanceof CheckCommit c) {
@@ -169,6 +176,23 @@ final class WireMapping {
         List<Long> out = new ArrayList<>(clock.size());
         for (int i = 0; i < clock.size(); i++) out.add(clock.get(i));
         return out;
+    }
+
+    private static io.fastccs.protocol.wire.thrift.SettledEntries settledToWire(int from, List<Settled> entries, String what) {
+        checkPartition(from, what + ".from");
+        List<Integer> gaps = new ArrayList<>(entries.size());
+        List<Long> settled = new ArrayList<>(entries.size());
+        int previous = 0;
+        for (Settled e : entries) {
+            checkPartition(e.partition(), what + ".entries.partition");
+            checkSequence(e.settled(), what + ".entries.settled");
+            if (!gaps.isEmpty() && e.partition() <= previous)
+                throw new IllegalArgumentException(what + " entries must ascend by partition, got " + entries);
+            gaps.add(e.partition() - previous);
+            settled.add(e.settled());
+            previous = e.partition();
+        }
+        return new io.fastccs.protocol.wire.thrift.SettledEntries(from, gaps, settled);
     }
 
     static List<Integer> partitionsToWire(List<Integer> partitions, String field) {
@@ -368,6 +392,16 @@ final class WireMapping {
                         partition(w.isSetFromPartition(), w.getFromPartition(), "Stabilize.fromPartition"),
                         sequence(w.isSetSettled(), w.getSettled(), "Stabilize.settled"));
             }
+            case STABILIZE_UP -> {
+                var w = body.getStabilizeUp();
+                yield new StabilizeUp(partition(w.isSetFromPartition(), w.getFromPartition(), "StabilizeUp.fromPartition"),
+                        settled(w, "StabilizeUp", limits));
+            }
+            case STABILIZE_DOWN -> {
+                var w = body.getStabilizeDown();
+                yield new StabilizeDown(partition(w.isSetFromPartition(), w.getFromPartition(), "StabilizeDown.fromPartition"),
+                        settled(w, "StabilizeDown", limits));
+            }
             case HELLO -> {
                 var w = body.getHello();
                 yield new Hello(requireSet(w.isSetVersion(), "Hello.version", w.getVersion()),
@@ -487,6 +521,30 @@ final class WireMapping {
             entries[i] = e;
         }
         return VectorClock.of(entries);
+    }
+
+    static List<Settled> settled(io.fastccs.protocol.wire.thrift.SettledEntries wire, String what, WireLimits limits)
+            throws MalformedFrameException {
+        List<Integer> gaps = wire.getPartitionGaps();
+        List<Long> settled = wire.getSettled();
+        if (gaps == null) throw missing(what + ".partitionGaps");
+        if (settled == null) throw missing(what + ".settled");
+        if (gaps.size() != settled.size())
+            throw invalid(what + " has " + gaps.size() + " partition gaps but " + settled.size() + " settled prefixes");
+        if (gaps.size() > limits.maxClockEntries()) throw tooMany(what + ".partitionGaps", gaps.size(), limits.maxClockEntries());
+        List<Settled> out = new ArrayList<>(gaps.size());
+        long partition = 0;
+        for (int i = 0; i < gaps.size(); i++) {
+            int gap = gaps.get(i);
+            if (i == 0 ? gap < 0 : gap < 1)
+                throw invalid(what + ".partitionGaps[" + i + "] is " + gap + "; entries ascend by partition");
+            partition += gap;
+            if (partition >= limits.maxClockEntries())
+                throw invalid(what + " names partition " + partition + ", beyond the limit of " + limits.maxClockEntries());
+            if (settled.get(i) < 0) throw invalid(what + ".settled[" + i + "] is a negative sequence number: " + settled.get(i));
+            out.add(new Settled((int) partition, settled.get(i)));
+        }
+        return out;
     }
 
     static List<Integer> partitions(List<Integer> wire, String field, WireLimits limits)

@@ -13,7 +13,10 @@ import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.wren.WrenMessages;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.StabilizeDown;
+import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.wire.MalformedFrameException.Kind;
 import io.fastccs.protocol.wire.thrift.Body;
@@ -53,7 +56,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class WireCodecMalformedTest {
     /** Body field ids from fastccs.thrift. */
     private static final int FIRST_ROUND_READ = 1, WRITE_REQUEST = 3, READ_REPLY = 5, WRITE_REPLY = 6,
-            ERROR_REPLY = 8, STABILIZE = 13, HELLO = 22;
+            ERROR_REPLY = 8, STABILIZE = 13, STABILIZE_UP = 14, STABILIZE_DOWN = 15, HELLO = 22;
     /** Body field ids of the other protocols' messages. */
     private static final int EVENTUAL_READ_ANSWER = 31, EVENTUAL_WRITE = 32, EIGER_READ1 = 40, EIGER_COHORT_WRITE = 42,
             EIGER_COORD_WRITE = 43, EIGER_READ_REPLY = 45, EIGER_CHECK_TXN = 53, EIGER_CHECK_TXN_REPLY = 54,
@@ -248,7 +251,7 @@ class WireCodecMalformedTest {
         assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
         assertThat(e).hasMessageContaining("body field 99");
 
-        byte[] scalar = frameWithBody(14, TType.I64, p -> p.writeI64(1));
+        byte[] scalar = frameWithBody(16, TType.I64, p -> p.writeI64(1));
         assertThat(decodeFails(scalar).kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
     }
 
@@ -351,6 +354,35 @@ class WireCodecMalformedTest {
             i32(p, 1, 3);
             i64(p, 2, -1);
         }), "Stabilize.settled is a negative sequence number");
+        assertInvalid(frameWithMessage(STABILIZE_UP, p -> {
+            i32(p, 1, 3);
+            i32List(p, 2, 3, 0);
+            i64List(p, 3, 1, 1);
+        }), "StabilizeUp.partitionGaps[1] is 0; entries ascend by partition");
+        assertInvalid(frameWithMessage(STABILIZE_DOWN, p -> {
+            i32(p, 1, 0);
+            i32List(p, 2, -1);
+            i64List(p, 3, 1);
+        }), "StabilizeDown.partitionGaps[0] is -1");
+        assertInvalid(frameWithMessage(STABILIZE_DOWN, p -> {
+            i32(p, 1, 0);
+            i32List(p, 2, 1, 2);
+            i64List(p, 3, 1);
+        }), "StabilizeDown has 2 partition gaps but 1 settled prefixes");
+        assertInvalid(frameWithMessage(STABILIZE_DOWN, p -> {
+            i32(p, 1, 0);
+            i32List(p, 2, 1);
+            i64List(p, 3, -4);
+        }), "StabilizeDown.settled[0] is a negative sequence number");
+        assertInvalid(frameWithMessage(STABILIZE_UP, p -> {
+            i32(p, 1, 1);
+            i32List(p, 2, 65_000, 5_000);
+            i64List(p, 3, 1, 1);
+        }), "StabilizeUp names partition 70000, beyond the limit");
+        assertMissing(frameWithMessage(STABILIZE_UP, p -> {
+            i32(p, 1, 1);
+            i64List(p, 3, 1);
+        }), "StabilizeUp.partitionGaps");
         assertInvalid(frameWithMessage(ERROR_REPLY, p -> {
             i64(p, 1, 5);
             i32(p, 2, 0);
@@ -386,6 +418,10 @@ class WireCodecMalformedTest {
     @Test
     void encodeRefusesWhatDecodeWouldRefuse() {
         assertThatThrownBy(() -> WireCodec.encode(new Stabilize(-1, 0))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> WireCodec.encode(new StabilizeUp(1, List.of(new Settled(4, 1), new Settled(3, 1)))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ascend");
+        assertThatThrownBy(() -> WireCodec.encode(new StabilizeDown(0, List.of(new Settled(4, -1)))))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> WireCodec.encode(new WriteRequest(1, WireTestMessages.TXN, 0, List.of(0, -1),
                 List.of(), VectorClock.of(0), 0))).isInstanceOf(IllegalArgumentException.class);
         // A failed encode leaves the thread's encoder usable.

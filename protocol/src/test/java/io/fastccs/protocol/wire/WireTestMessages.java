@@ -18,7 +18,10 @@ import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.StabilizeDown;
+import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.primitives.Protocol;
@@ -102,6 +105,9 @@ final class WireTestMessages {
                 new CheckCommit(TXN, 2),
                 new Stabilize(0, 0),
                 new Stabilize(Integer.MAX_VALUE, Long.MAX_VALUE),
+                new StabilizeUp(3, List.of(new Settled(3, 7), new Settled(7, 0), new Settled(8, Long.MAX_VALUE))),
+                new StabilizeUp(1, List.of()),
+                new StabilizeDown(0, List.of(new Settled(0, 2), new Settled(1023, 1_000_000))),
                 Hello.client(null, null),
                 Hello.client("cassandra", "sécret"),
                 Hello.peer(3),
@@ -260,6 +266,8 @@ final class WireTestMessages {
                 () -> new Abort(txnId(rnd)),
                 () -> new CheckCommit(txnId(rnd), rnd.nextInt(partitions)),
                 () -> new Stabilize(rnd.nextInt(partitions), sequence(rnd)),
+                () -> new StabilizeUp(rnd.nextInt(partitions), settled(rnd, partitions)),
+                () -> new StabilizeDown(rnd.nextInt(partitions), settled(rnd, partitions)),
                 () -> new Hello(rnd.nextInt(3), rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
                         rnd.nextBoolean() ? null : randomText(rnd), rnd.nextBoolean() ? null : randomText(rnd),
                         rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
@@ -414,5 +422,12 @@ final class WireTestMessages {
         int n = rnd.nextInt(60);
         for (int i = 0; i < n; i++) sb.appendCodePoint(rnd.nextInt(4) == 0 ? 0x80 + rnd.nextInt(0x2000) : 0x20 + rnd.nextInt(95));
         return sb.toString();
+    }
+
+    /** Entries ascending by partition, as tree stabilization sends them. */
+    private static List<Settled> settled(Random rnd, int partitions) {
+        List<Settled> out = new java.util.ArrayList<>();
+        for (int p = 0; p < partitions; p++) if (rnd.nextInt(3) == 0) out.add(new Settled(p, sequence(rnd)));
+        return out;
     }
 }

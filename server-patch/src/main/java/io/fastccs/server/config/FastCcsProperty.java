@@ -1,5 +1,7 @@
 package io.fastccs.server.config;
 
+import io.fastccs.protocol.PartitionConfig;
+
 import java.util.Locale;
 
 /**
@@ -21,6 +23,11 @@ public enum FastCcsProperty {
     CHECK_INTERVAL("check_interval", "200ms"),
     STABILIZATION_INTERVAL("stabilization_interval", "5ms"),
     STABILIZATION_HEARTBEAT("stabilization_heartbeat", "1s"),
+    /**
+     * Up to this many + 1 partitions, every partition sends its settled prefix to every other (the thesis); beyond, they
+     * stabilize up and down a tree of this fan-out, 2(N-1) messages an interval instead of N(N-1).
+     */
+    STABILIZATION_FANOUT("stabilization_fanout", String.valueOf(PartitionConfig.DEFAULT_STABILIZATION_FANOUT)),
     GC_INTERVAL("gc_interval", "500ms"),
     /** Unset: the transaction timeout (a round two may come that late). */
     VERSION_RETENTION("version_retention", null),

@@ -36,6 +36,7 @@ public record FastCcsSettings(
         DurationSpec.LongMicrosecondsBound checkInterval,
         DurationSpec.LongMicrosecondsBound stabilizationInterval,
         DurationSpec.LongMicrosecondsBound stabilizationHeartbeat,
+        int stabilizationFanout,
         DurationSpec.LongMicrosecondsBound gcInterval,
         DurationSpec.LongMicrosecondsBound versionRetention,
         DurationSpec.LongMicrosecondsBound decisionRetention,
@@ -108,6 +109,7 @@ public record FastCcsSettings(
                 p.micros(FastCcsProperty.CHECK_INTERVAL),
                 p.micros(FastCcsProperty.STABILIZATION_INTERVAL),
                 p.micros(FastCcsProperty.STABILIZATION_HEARTBEAT),
+                p.integer(FastCcsProperty.STABILIZATION_FANOUT, 1, 4096),
                 p.micros(FastCcsProperty.GC_INTERVAL),
                 given.containsKey(FastCcsProperty.VERSION_RETENTION) ? p.micros(FastCcsProperty.VERSION_RETENTION) : timeout,
                 p.micros(FastCcsProperty.DECISION_RETENTION),
@@ -179,6 +181,7 @@ public record FastCcsSettings(
                 .checkIntervalMicros(checkInterval.toMicroseconds())
                 .stabilizationIntervalMicros(stabilizationInterval.toMicroseconds())
                 .stabilizationHeartbeatMicros(stabilizationHeartbeat.toMicroseconds())
+                .stabilizationFanout(stabilizationFanout)
                 .gcIntervalMicros(gcInterval.toMicroseconds())
                 .versionRetentionMicros(versionRetention.toMicroseconds())
                 .decisionRetentionMicros(decisionRetention.toMicroseconds())

@@ -72,6 +72,9 @@ class FastCcsSettingsTest {
         assertThat(s.maxFrameSize().toBytes()).isEqualTo(1 << 20);
         assertThat(s.port()).isZero();
         assertThat(FastCcsSettings.of(Map.of("version_retention", "5s")).partitionConfig().versionRetentionMicros()).isEqualTo(5_000_000);
+        assertThat(FastCcsSettings.defaults().partitionConfig().stabilizationFanout()).isEqualTo(32);
+        assertThat(FastCcsSettings.of(Map.of("stabilization_fanout", "2")).partitionConfig().stabilizationFanout()).isEqualTo(2);
+        assertThatThrownBy(() -> FastCcsSettings.of(Map.of("stabilization_fanout", "0"))).hasMessageContaining("stabilization_fanout");
     }
 
     @Test

@@ -1,0 +1,152 @@
+package io.fastccs.protocol;
+
+import io.fastccs.protocol.TestCluster.Envelope;
+import io.fastccs.protocol.TestCluster.Txn;
+import io.fastccs.protocol.messages.Settled;
+import io.fastccs.protocol.messages.Stabilize;
+import io.fastccs.protocol.messages.StabilizeDown;
+import io.fastccs.protocol.messages.StabilizeUp;
+import io.fastccs.protocol.primitives.Key;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.fastccs.protocol.TestCluster.HEARTBEAT;
+import static io.fastccs.protocol.TestCluster.STABILIZATION_INTERVAL;
+import static io.fastccs.protocol.TestCluster.clock;
+import static io.fastccs.protocol.TestCluster.str;
+import static io.fastccs.protocol.TestCluster.type;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Stabilization up and down a tree, beyond {@code fanout + 1} partitions (docs/design.md, "Stabilization up and down a
+ * tree"): the same knowledge as all-to-all, in 2(N-1) messages an interval.
+ */
+class StabilizationTreeTest {
+    /** Seven partitions in a binary tree: 0 above 1 and 2, 1 above 3 and 4, 2 above 5 and 6. */
+    private static TestCluster binaryTree() {
+        return new TestCluster(7, TestCluster.defaultConfig().toBuilder().stabilizationFanout(2).build());
+    }
+
+    @Test
+    void shapeIsAHeapOfTheFanout() {
+        StabilizationTree root = new StabilizationTree(0, 7, 2), one = new StabilizationTree(1, 7, 2),
+                six = new StabilizationTree(6, 7, 2);
+        assertThat(root.parent()).isEqualTo(-1);
+        assertThat(root.children()).containsExactly(1, 2);
+        assertThat(one.parent()).isZero();
+        assertThat(one.children()).containsExactly(3, 4);
+        assertThat(six.parent()).isEqualTo(2);
+        assertThat(six.children()).isEmpty();
+        assertThat(one.inSubtree(1, 4)).isTrue();
+        assertThat(one.inSubtree(1, 5)).isFalse();
+        assertThat(one.inSubtree(1, 0)).isFalse();
+        assertThat(new StabilizationTree(0, 1024, 32).children()).hasSize(32);
+        assertThat(new StabilizationTree(31, 1024, 32).children()).containsExactly(993, 994, 995, 996, 997, 998, 999,
+                1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016,
+                1017, 1018, 1019, 1020, 1021, 1022, 1023);
+        assertThat(StabilizationTree.direct(33, 32)).isTrue();
+        assertThat(StabilizationTree.direct(34, 32)).isFalse();
+    }
+
+    @Test
+    void fewPartitionsStillTellEachOtherDirectly() {
+        TestCluster c = new TestCluster(3, TestCluster.defaultConfig().toBuilder().stabilizationFanout(2).build());
+        c.tick(1);
+        assertThat(c.inFlight(type(Stabilize.class))).extracting(Envelope::to).containsExactlyInAnyOrder(0, 2);
+    }
+
+    @Test
+    void eachPartitionReportsItsSubtreeToItsParentOnly() {
+        TestCluster c = binaryTree();
+        c.writeLocal(c.key(4, 0), "x"); // partition 4 settles sequence number 1
+        c.tick(4);
+        assertThat(c.inFlight).containsExactly(new Envelope(4, 1, new StabilizeUp(4, List.of(new Settled(4, 1)))));
+        c.deliverAll();
+        c.tick(3);
+        c.tick(1);
+        assertThat(c.inFlight(type(StabilizeUp.class))).extracting(Envelope::message).containsExactly(
+                new StabilizeUp(3, List.of(new Settled(3, 0))),
+                new StabilizeUp(1, List.of(new Settled(1, 0), new Settled(3, 0), new Settled(4, 1))));
+        assertThat(c.inFlight(type(StabilizeUp.class))).extracting(Envelope::to).containsExactly(1, 0);
+    }
+
+    @Test
+    void whatReachesTheRootComesDownToEveryPartition() {
+        TestCluster c = binaryTree();
+        c.writeLocal(c.key(4, 0), "x");
+        c.writeLocal(c.key(4, 1), "y");
+        c.writeLocal(c.key(6, 0), "z");
+        for (int p = 6; p >= 0; p--) { // leaves first, so one interval carries everything to the root
+            c.tick(p);
+            c.deliverAll(type(StabilizeUp.class));
+        }
+        assertThat(c.p(0).snapshot()).isEqualTo(clock(0, 0, 0, 0, 2, 0, 1));
+        // Down: the root sends to its two children, each forwards to its own as the message arrives.
+        assertThat(c.inFlight(type(StabilizeDown.class))).extracting(Envelope::to).containsExactly(1, 2);
+        assertThat(c.deliverAll(type(StabilizeDown.class))).isEqualTo(6);
+        for (int p = 1; p < 7; p++) {
+            assertThat(c.p(p).snapshot().get(4)).as("partition %d", p).isEqualTo(2);
+            assertThat(c.p(p).snapshot().get(6)).as("partition %d", p).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void onlyWhatRoseIsSentUntilTheHeartbeatSendsEverything() {
+        TestCluster c = binaryTree();
+        c.tick(5);
+        assertThat(c.drop(type(StabilizeUp.class))).isEqualTo(1);
+        c.tickUntil(HEARTBEAT / 2, STABILIZATION_INTERVAL, 5);
+        assertThat(c.inFlight).as("nothing rose, no heartbeat due").isEmpty();
+        c.writeLocal(c.key(5, 0), "x");
+        c.advanceTo(HEARTBEAT / 2 + STABILIZATION_INTERVAL);
+        c.tick(5);
+        assertThat(c.inFlight).extracting(Envelope::message).containsExactly(new StabilizeUp(5, List.of(new Settled(5, 1))));
+        c.drop(type(StabilizeUp.class));
+        c.advanceTo(HEARTBEAT);
+        c.tick(5);
+        assertThat(c.inFlight).as("the heartbeat repeats what did not rise").extracting(Envelope::message)
+                .containsExactly(new StabilizeUp(5, List.of(new Settled(5, 1))));
+        c.drop(type(StabilizeUp.class));
+        c.tick(2); // at its first report, a partition sends every entry of its subtree
+        assertThat(c.inFlight).extracting(Envelope::message).containsExactly(
+                new StabilizeUp(2, List.of(new Settled(2, 0), new Settled(5, 0), new Settled(6, 0))));
+    }
+
+    @Test
+    void reportsFromOutsideTheTreeOrAboutOthersSubtreesAreIgnored() {
+        TestCluster c = binaryTree();
+        c.p(1).onPeerMessage(5, new StabilizeUp(5, List.of(new Settled(5, 9))));          // 5 is not 1's child
+        c.p(1).onPeerMessage(3, new StabilizeUp(3, List.of(new Settled(4, 9), new Settled(6, 9)))); // not 3's subtree
+        c.p(1).onPeerMessage(3, new StabilizeUp(3, List.of(new Settled(1, 9))));          // about the receiver itself
+        c.p(1).onPeerMessage(4, new StabilizeUp(3, List.of(new Settled(3, 9))));          // claims another sender
+        c.p(1).onPeerMessage(2, new StabilizeDown(2, List.of(new Settled(5, 9))));        // 2 is not 1's parent
+        assertThat(c.p(1).snapshot()).isEqualTo(clock(0, 0, 0, 0, 0, 0, 0));
+        assertThat(c.inFlight).isEmpty();
+        c.p(1).onPeerMessage(0, new StabilizeDown(0, List.of(new Settled(1, 9), new Settled(5, 9))));
+        assertThat(c.p(1).snapshot()).as("never about itself").isEqualTo(clock(0, 0, 0, 0, 0, 9, 0));
+        c.p(1).onPeerMessage(3, new StabilizeUp(3, List.of(new Settled(3, 4))));
+        assertThat(c.p(1).snapshot()).isEqualTo(clock(0, 0, 0, 4, 0, 9, 0));
+    }
+
+    @Test
+    void aMultiPartitionWriteBecomesVisibleEverywhereThroughTheTree() {
+        TestCluster c = binaryTree();
+        Key a = c.key(3, 0), b = c.key(6, 0);
+        Txn t = c.txn(3, a, "t", b, "t");
+        t.sendTo(3);
+        t.sendTo(6);
+        c.deliverAll();
+        assertThat(str(c.readNow(3, a))).as("6's entry unknown at 3").isNull();
+        for (int round = 0; round < 2; round++) {
+            c.advanceTo(c.now() + STABILIZATION_INTERVAL);
+            for (int p = 6; p >= 0; p--) {
+                c.tick(p);
+                c.deliverAll(type(StabilizeUp.class));
+            }
+            c.deliverAll(type(StabilizeDown.class));
+        }
+        assertThat(str(c.readNow(3, a))).isEqualTo("t");
+        assertThat(str(c.readNow(6, b))).isEqualTo("t");
+    }
+}

@@ -82,6 +82,7 @@ enum ErrorCode {
   OVERLOADED = 6
   INTERNAL = 7
   NOT_LEADER = 8
+  BASE_UNKNOWN = 9
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -169,6 +170,8 @@ struct ReadReply {
   7: optional bool waitingComplete
   /** Those versions, newest first per key (a few at most). Not in the thesis (docs/design.md). */
   8: optional list<WaitingVersion> waiting
+  /** The newest stable base the partition names to clients (docs/design.md); absent: 0, none. */
+  9: optional i64 stableEpoch
 }
 
 /**
@@ -265,6 +268,12 @@ struct SettledEntries {
   1: i32 fromPartition
   2: list<i32> partitionGaps
   3: list<i64> settled
+  /**
+   * StabilizeUp: the newest stable-base epoch known in the sender's subtree. StabilizeDown: the epoch of the stable base
+   * these entries make (every entry sent down so far), full: they are every entry. Absent: 0, false.
+   */
+  4: optional i64 epoch
+  5: optional bool full
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -659,6 +668,102 @@ struct WrenLst {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Compact forms of FastCCS's clocks (docs/design.md, "Clocks relative to a stable base"). A request's clock is named
+// relative to a stable base both sides know, a reply's as differences from the request's clock. Partition numbers are
+// gaps: each one minus the one before (the first: itself), ascending, so a number costs a byte.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A vector clock: the stable base of epoch (0: all zeros) raised by the entries named. */
+struct BasedClock {
+  1: i64 epoch
+  2: list<i32> partitionGaps
+  3: list<i64> values
+}
+
+/** A vector clock: the entries in which it differs from a clock the receiver has, as signed differences. */
+struct ClockDiff {
+  1: list<i32> partitionGaps
+  2: list<i64> deltas
+}
+
+/**
+ * The answer to a read that asked to move its clock to the base of epoch: lift, the base's entries above the request's
+ * clock (differences from it), and the request's entries above the base (explicitGaps, partition gaps).
+ */
+struct Rebase {
+  1: i64 epoch
+  2: ClockDiff lift
+  3: list<i32> explicitGaps
+}
+
+struct CompactFirstRoundRead {
+  1: i64 requestId
+  2: list<binary> keys
+  3: BasedClock clock
+  /** Asks to move the session's clock to this stable base (answered by ReadReply.rebase); absent: 0, no. */
+  4: optional i64 rebaseTo
+}
+
+struct CompactSecondRoundRead {
+  1: i64 requestId
+  2: list<binary> keys
+  3: BasedClock clock
+  4: i64 firstRoundTime
+}
+
+struct CompactWriteRequest {
+  1: i64 requestId
+  2: TxnId txnId
+  3: i32 coordinator
+  4: list<i32> participants
+  5: list<KeyValue> writes
+  6: BasedClock clock
+  7: i64 dependencyTime
+}
+
+struct CompactWaitingVersion {
+  1: binary key
+  2: binary value
+  3: i64 sequence
+  /** Raised to the request's clock, as differences from it. */
+  4: ClockDiff commitClock
+  5: i64 commitTime
+}
+
+/** ReadReply with its clocks as differences from the request's; maxCommitClock and waiting first raised to it. */
+struct CompactReadReply {
+  1: i64 requestId
+  2: list<ReadValue> values
+  3: ClockDiff snapshot
+  4: ClockDiff maxCommitClock
+  5: i64 serverTime
+  6: i64 maxCommitTime
+  7: optional bool waitingComplete
+  8: optional list<CompactWaitingVersion> waiting
+  /** The highest sequence number of the answering partition the answer shows. */
+  9: i64 shows
+  /** The newest stable base the partition names to clients; absent: 0. */
+  10: optional i64 stableEpoch
+  11: optional Rebase rebase
+}
+
+struct CompactWriteReply {
+  1: i64 requestId
+  2: TxnId txnId
+  3: Outcome outcome
+  /** Differences from the request's clock; present exactly when outcome is COMMITTED. */
+  4: optional ClockDiff commitClock
+  5: optional i64 commitTime
+}
+
+/** Commit between partitions that stabilize up and down a tree: the commit clock relative to a stable base. */
+struct CompactCommit {
+  1: TxnId txnId
+  2: BasedClock commitClock
+  3: i64 commitTime
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Envelope
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -682,12 +787,17 @@ union Body {
   13: Stabilize stabilize
   14: SettledEntries stabilizeUp
   15: SettledEntries stabilizeDown
-  // 16-19: free for further protocol messages.
+  16: CompactFirstRoundRead compactFirstRoundRead
+  17: CompactSecondRoundRead compactSecondRoundRead
+  18: CompactWriteRequest compactWriteRequest
+  19: CompactReadReply compactReadReply
   20: RingRequest ringRequest
   21: RingReply ringReply
   22: Hello hello
   23: HelloReply helloReply
-  // 24-29: free.
+  24: CompactWriteReply compactWriteReply
+  25: CompactCommit compactCommit
+  // 26-29: free.
   // The other protocols' messages, a block of ids each. Ids from 16 on cost one byte more than 1-15 in the frame
   // header, from 64 on two more.
   // 30-39: eventual.

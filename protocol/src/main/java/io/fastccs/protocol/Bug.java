@@ -53,5 +53,11 @@ public enum Bug {
      * In tree stabilization a partition reports its last assigned sequence number instead of its settled prefix: other
      * partitions then show a transaction's versions while one of its participants has not settled it.
      */
-    TREE_REPORTS_UNSETTLED
+    TREE_REPORTS_UNSETTLED,
+    /**
+     * The client moves its clock to a newer stable base without raising it to that base: partitions then expand it to
+     * more than the client holds, and their answers, differences from that larger clock applied to the client's own,
+     * understate what it read.
+     */
+    REBASE_WITHOUT_LIFT
 }

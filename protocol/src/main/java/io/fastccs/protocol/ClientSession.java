@@ -5,6 +5,11 @@ import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.api.Topology;
 
+import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.Rebase;
+
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.Map;
@@ -28,6 +33,14 @@ public final class ClientSession {
     private VectorClock clock;
     private long time;
     private Set<Bug> bugs = Set.of();
+    // What requests name of the clock (docs/design.md, "Clocks relative to a stable base"): the stable base of
+    // baseEpoch (0: zeros) raised by the entries in explicit, which holds every entry of the clock above that base.
+    private long baseEpoch;
+    private final BitSet explicit = new BitSet();
+    /** The newest stable base a partition named. */
+    private long newestStable;
+    /** The clock a move to a newer base was last asked for: one request per clock asks. */
+    private VectorClock rebaseAskedFor;
 
     /**
      * @param clientId   a random 64-bit id, unique among sessions (transactions are numbered from 1 per session, so
@@ -45,6 +58,7 @@ public final class ClientSession {
         this.clientId = clientId;
         this.clock = clock;
         this.requestIds = requestIds;
+        resetBase();
     }
 
     /** The session's causal context. */
@@ -70,8 +84,82 @@ public final class ClientSession {
     }
 
     void advance(VectorClock observed, long observedTime) {
+        for (int k = 0; k < clock.size(); k++) if (observed.get(k) > clock.get(k)) explicit.set(k);
         clock = clock.max(observed);
         time = Math.max(time, observedTime);
+    }
+
+    /** The stable base epoch requests name (0: none, every non-zero entry is named). */
+    public long baseEpoch() {
+        return baseEpoch;
+    }
+
+    /**
+     * {@code request} as it goes on the wire: its clock relative to the session's stable base; the first round one
+     * sent with a clock asks to move to a newer base, if a partition named one.
+     */
+    public ClientRequest compact(ClientRequest request) {
+        VectorClock c = ClockCompaction.clockOf(request);
+        if (c == null) return request;
+        // Until a partition names a stable base (its partitions stabilize up and down a tree), a clock goes whole; in a
+        // cluster too large to stabilize all-to-all by default, while most of its entries are zero (a new session), as
+        // its other entries relative to epoch 0.
+        if (baseEpoch == 0 && newestStable == 0) {
+            boolean large = c.size() > PartitionConfig.DEFAULT_STABILIZATION_FANOUT + 1;
+            return large && nonZero(c).cardinality() * 2 < c.size() ? ClockCompaction.compact(request, 0, nonZero(c), 0) : request;
+        }
+        if (c.size() != clock.size()) return ClockCompaction.compact(request, 0, nonZero(c), 0);
+        BitSet named = (BitSet) explicit.clone();
+        for (int k = 0; k < c.size(); k++) {
+            if (c.get(k) > clock.get(k)) named.set(k); // a round two's merged clock: what this read learned
+            else if (c.get(k) < clock.get(k)) return ClockCompaction.compact(request, 0, nonZero(c), 0); // not ours
+        }
+        long rebaseTo = 0;
+        if (request instanceof FirstRoundRead && newestStable > baseEpoch && !c.equals(rebaseAskedFor)) {
+            rebaseTo = newestStable;
+            rebaseAskedFor = c;
+        }
+        return ClockCompaction.compact(request, baseEpoch, named, rebaseTo);
+    }
+
+    /** {@code request} relative to epoch 0, every non-zero entry named: for a partition that did not know our base. */
+    public ClientRequest compactFull(ClientRequest request) {
+        VectorClock c = ClockCompaction.clockOf(request);
+        return c == null ? request : ClockCompaction.compact(request, 0, nonZero(c), 0);
+    }
+
+    /** A partition named {@code epoch} as its newest stable base. */
+    public void noteStable(long epoch) {
+        newestStable = Math.max(newestStable, epoch);
+    }
+
+    /**
+     * Moves the clock to the base a partition answered {@code requestClock} with (the session's clock when its read
+     * began; it has only grown since, by what the read returned): raised to that base, naming the entries of the
+     * request above it and every entry that rose since.
+     */
+    public void rebase(VectorClock requestClock, Rebase r) {
+        if (r.epoch() <= baseEpoch || !requestClock.leq(clock)) return;
+        BitSet named = new BitSet(clock.size());
+        for (int k : r.explicit()) named.set(k);
+        for (int k = 0; k < clock.size(); k++) if (clock.get(k) > requestClock.get(k)) named.set(k);
+        if (!has(Bug.REBASE_WITHOUT_LIFT)) clock = clock.max(r.lift().applyTo(requestClock));
+        explicit.clear();
+        explicit.or(named);
+        baseEpoch = r.epoch();
+    }
+
+    /** Back to epoch 0: every non-zero entry named (a partition did not know our base). */
+    public void resetBase() {
+        baseEpoch = 0;
+        explicit.clear();
+        explicit.or(nonZero(clock));
+    }
+
+    private static BitSet nonZero(VectorClock c) {
+        BitSet out = new BitSet(c.size());
+        for (int k = 0; k < c.size(); k++) if (c.get(k) != 0) out.set(k);
+        return out;
     }
 
     boolean has(Bug bug) {

@@ -14,6 +14,7 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.CheckCommit;
 import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -27,6 +28,10 @@ import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.BasedClock;
+import io.fastccs.protocol.messages.CompactCommit;
+import io.fastccs.protocol.messages.CompactFirstRoundRead;
+import io.fastccs.protocol.messages.Rebase;
 import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
@@ -103,6 +108,13 @@ public final class Partition {
     private long lastStabilizedValue = -1;
     /** Where stabilization goes beyond {@code fanout + 1} partitions; null while they tell each other directly. */
     private final StabilizationTree tree;
+    /** The stable bases clients' and peers' clocks are relative to; null without a tree (clocks relative to zero). */
+    private final BaseWindow bases;
+    /** At the root: the last base epoch issued, and the newest any report up named. */
+    private long lastEpoch;
+    /** At the root: when it last sent a round down. */
+    private long lastDownAt = Long.MIN_VALUE / 2;
+    private long newestEpochHeard;
     private long nextGcAt;
 
     private static final class LocalTxn {
@@ -128,6 +140,8 @@ public final class Partition {
         List<Integer> participants;
         VectorClock clientClock;
         long dependencyTime;
+        /** The stable base epoch the client's request named (0: none). */
+        long clientBaseEpoch;
         final Map<Integer, Long> votes = new LinkedHashMap<>();
 
         Coordination(long firstSeenAt) {
@@ -160,7 +174,12 @@ public final class Partition {
         this.peerSettled = new long[n];
         this.tree = StabilizationTree.direct(n, config.stabilizationFanout()) ? null
                 : new StabilizationTree(self, n, config.stabilizationFanout());
+        this.bases = tree == null ? null : new BaseWindow(n);
         long now = time.nowMicros();
+        // Epochs are numbered at most one per millisecond of the root's clock (never above its millisecond + 1), from
+        // its start: a root restarted a millisecond or more later never gives a number it gave before (docs/design.md,
+        // "Clocks relative to a stable base").
+        this.lastEpoch = Math.max(0, now / 1000);
         this.nextStabilizationAt = now;
         this.nextGcAt = now;
     }
@@ -309,6 +328,10 @@ public final class Partition {
 
     /** Handles any client request. */
     public void onClientRequest(ClientReply reply, ClientRequest request) {
+        if (ClockCompaction.basedClockOf(request) != null) {
+            onCompactRequest(reply, request, null);
+            return;
+        }
         if (request instanceof FirstRoundRead r) onFirstRoundRead(reply, r);
         else if (request instanceof SecondRoundRead r) onSecondRoundRead(reply, r);
         else if (request instanceof WriteRequest w) onWrite(reply, w);
@@ -350,6 +373,80 @@ public final class Partition {
         long[] view = clientView(r.clock(), base);
         view[self] = Math.min(view[self], readableFor(r.clock()));
         reply.reply(readAt(r.requestId(), r.keys(), view, view, pinned ? arrival.time() : time.nowMicros(), true));
+    }
+
+    /**
+     * A round one, full or compact, answered at {@code arrival} (null: now); for hosts that hold reads back, see
+     * {@link #onFirstRoundRead(ClientReply, FirstRoundRead, ReadSnapshot)}.
+     */
+    public void onRead(ClientReply reply, ClientRequest request, ReadSnapshot arrival) {
+        if (request instanceof CompactFirstRoundRead) onCompactRequest(reply, request, arrival);
+        else if (request instanceof FirstRoundRead r) onFirstRoundRead(reply, r, arrival);
+        else onClientRequest(reply, request);
+    }
+
+    /**
+     * A request whose clock is relative to a stable base: expanded on our base of its epoch, refused if we do not know
+     * it (the client sends it again relative to epoch 0), and answered in compact form, its clocks as differences from
+     * the request's (docs/design.md, "Clocks relative to a stable base").
+     */
+    private void onCompactRequest(ClientReply reply, ClientRequest compact, ReadSnapshot arrival) {
+        BasedClock based = ClockCompaction.basedClockOf(compact);
+        long[] base = baseOf(based.epoch());
+        if (base == null) {
+            metrics.baseUnknown++;
+            refuse(reply, ErrorReply.of(compact.requestId(), ErrorCode.BASE_UNKNOWN, "partition " + self
+                    + " does not know the stable base of epoch " + based.epoch() + "; send the clock relative to epoch 0"));
+            return;
+        }
+        ClientRequest full;
+        try {
+            full = ClockCompaction.expand(compact, base);
+        } catch (IllegalArgumentException e) {
+            refuse(reply, ErrorReply.of(compact.requestId(), ErrorCode.INVALID_REQUEST, e.getMessage()));
+            return;
+        }
+        VectorClock requestClock = ClockCompaction.clockOf(full);
+        long rebaseTo = compact instanceof CompactFirstRoundRead r ? r.rebaseTo() : 0;
+        ClientReply compacting = response -> reply.reply(ClockCompaction.compact(response, requestClock, self,
+                shows(response), stableEpoch(), rebaseTo > 0 ? rebase(requestClock, rebaseTo) : null));
+        // Our commit decision, if we coordinate this write, goes relative to the base its client named: the commit
+        // clock is the client's clock with the participants' sequence numbers, so it names little beyond it.
+        requestBaseEpoch = based.epoch();
+        try {
+            if (full instanceof FirstRoundRead r) onFirstRoundRead(compacting, r, arrival);
+            else onClientRequest(compacting, full);
+        } finally {
+            requestBaseEpoch = 0;
+        }
+    }
+
+    /** The base of {@code epoch}: zeros for epoch 0, null when we do not know it. */
+    private long[] baseOf(long epoch) {
+        if (epoch == 0) return new long[n];
+        return bases == null ? null : bases.base(epoch);
+    }
+
+    /** The newest stable base we name to clients: one epoch behind the newest we know, so the others know it too. */
+    long stableEpoch() {
+        if (bases == null || bases.newest() < 2) return 0;
+        long stable = bases.newest() - 1;
+        return bases.knows(stable) ? stable : 0;
+    }
+
+    /** Tests: the stable base of {@code epoch} this partition knows, or null. */
+    long[] baseForTest(long epoch) {
+        return baseOf(epoch);
+    }
+
+    /** A read answer's own highest sequence number it shows: what a host holds it back for until durable. */
+    private long shows(ClientResponse response) {
+        return response instanceof ReadReply r ? Math.max(r.snapshot().get(self), r.maxCommitClock().get(self)) : 0;
+    }
+
+    /** What a client needs to move its clock {@code c} to the base of {@code epoch}; null if we do not know it. */
+    private Rebase rebase(VectorClock c, long epoch) {
+        return bases == null ? null : bases.rebase(c, epoch);
     }
 
     /** A partition's snapshot clock and time at one moment; see {@link #readSnapshotNow()}. */
@@ -462,7 +559,7 @@ public final class Partition {
             values.add(value != null ? value : new ReadValue(key, null, 0));
         }
         return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), maxCommitTime,
-                serverTime, waiting, waitingComplete);
+                serverTime, waiting, waitingComplete, stableEpoch());
     }
 
     private ReadValue newestPending(Key key, long[] maxCommit) {
@@ -528,6 +625,7 @@ public final class Partition {
             }
             c.participants = w.participants();
             c.clientClock = w.clock();
+            c.clientBaseEpoch = requestBaseEpoch;
             c.dependencyTime = w.dependencyTime();
             c.votes.put(self, sequence);
             maybeCommit(id, c);
@@ -560,6 +658,7 @@ public final class Partition {
         else if (message instanceof Stabilize s) onStabilize(from, s);
         else if (message instanceof StabilizeUp u) onStabilizeUp(from, u);
         else if (message instanceof StabilizeDown d) onStabilizeDown(from, d);
+        else if (message instanceof CompactCommit c) onCompactCommit(from, c);
         else throw new IllegalArgumentException("unknown peer message " + message);
     }
 
@@ -568,12 +667,32 @@ public final class Partition {
         learnSettled(from, s.settled());
     }
 
-    /** A child's report: taken for the partitions of its subtree only, never for ourselves. */
+    /**
+     * A child's report: taken for the partitions of its subtree only, never for ourselves, and relayed to our parent at
+     * once (the root gathers on its own tick), so a settled prefix reaches the root one interval after it is reported
+     * whatever the depth.
+     */
     private void onStabilizeUp(int from, StabilizeUp u) {
         if (tree == null || u.from() != from || !tree.isChild(from)) return;
+        newestEpochHeard = Math.max(newestEpochHeard, u.epoch());
+        List<Settled> taken = new ArrayList<>(u.entries().size());
         for (Settled e : u.entries())
-            if (e.partition() != self && e.partition() < n && tree.inSubtree(from, e.partition()))
+            if (e.partition() != self && e.partition() >= 0 && e.partition() < n && tree.inSubtree(from, e.partition())) {
                 learnSettled(e.partition(), e.settled());
+                taken.add(e);
+            }
+        if (taken.isEmpty()) return;
+        if (!tree.isRoot()) {
+            tree.relayed(taken);
+            peers.send(tree.parent(), new StabilizeUp(self, taken, Math.max(bases.newest(), newestEpochHeard)));
+            metrics.stabilizationsSent++;
+            return;
+        }
+        // The root sends what rose down at once, at most twice an interval, rather than at its next tick: a
+        // settled prefix then comes down about as soon as all-to-all would bring it (docs/design.md).
+        long now = time.nowMicros();
+        if (now - lastDownAt >= config.stabilizationIntervalMicros() / 2)
+            sendDown(now, config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self]);
     }
 
     /** What came down from our parent: taken for every partition but ourselves, and passed on to our children. */
@@ -581,11 +700,41 @@ public final class Partition {
         if (tree == null || d.from() != from || from != tree.parent()) return;
         for (Settled e : d.entries())
             if (e.partition() != self && e.partition() >= 0 && e.partition() < n) learnSettled(e.partition(), e.settled());
+        if (d.epoch() > 0) addBase(d.epoch(), d.full(), d.entries());
         List<Integer> children = tree.children();
         if (!children.isEmpty()) {
-            StabilizeDown forward = new StabilizeDown(self, d.entries());
+            StabilizeDown forward = new StabilizeDown(self, d.entries(), d.epoch(), d.full());
             for (int c : children) peers.send(c, forward);
         }
+    }
+
+    private void addBase(long epoch, boolean full, List<Settled> entries) {
+        int[] ps = new int[entries.size()];
+        long[] vs = new long[entries.size()];
+        for (int i = 0; i < ps.length; i++) {
+            ps[i] = entries.get(i).partition();
+            vs[i] = entries.get(i).settled();
+        }
+        if (!bases.add(epoch, full, ps, vs)) metrics.basesMissed++;
+    }
+
+    /**
+     * A commit decision relative to a stable base. One we cannot expand is dropped, and we ask the coordinator at once
+     * ({@link CheckCommit}): it answers relative to a newer base, or whole.
+     */
+    private void onCompactCommit(int from, CompactCommit c) {
+        long[] base = baseOf(c.commitClock().epoch());
+        if (base == null || c.commitClock().size() > n) {
+            metrics.commitsUnexpanded++;
+            LocalTxn t = pending.get(c.txnId());
+            if (t != null && from == t.record.coordinator()) {
+                peers.send(from, new CheckCommit(c.txnId(), self));
+                metrics.checkCommitsSent++;
+                t.nextCheckAt = time.nowMicros() + config.checkIntervalMicros();
+            }
+            return;
+        }
+        onCommit(from, new Commit(c.txnId(), c.commitClock().expand(base), c.commitTime()));
     }
 
     /** Stabilization told us partition {@code p} settled up to {@code settled}. */
@@ -631,6 +780,7 @@ public final class Partition {
         // equals sn_p because a participant's sn exceeds anything a client can have seen of it).
         long[] commit = c.clientClock.toArray();
         for (Map.Entry<Integer, Long> vote : c.votes.entrySet()) commit[vote.getKey()] = vote.getValue();
+        commitBaseEpoch = c.clientBaseEpoch;
         decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit), commitTime(c.dependencyTime));
     }
 
@@ -645,8 +795,23 @@ public final class Partition {
         return t;
     }
 
-    private static Commit commitMessage(Decision d) {
-        return new Commit(d.txnId(), d.commitClock(), d.commitTime());
+    /** The base epoch of the client of the write being decided now (0: none), for {@link #commitMessage}. */
+    private long commitBaseEpoch;
+    /** The base epoch of the compact request being handled (0: none). */
+    private long requestBaseEpoch;
+
+    /**
+     * The decision for a participant. Between partitions that stabilize up and down a tree, the commit clock goes
+     * relative to a stable base it is at least (the base its client named, which every participant expanded the
+     * request with, else our newest), else whole (docs/design.md, "Clocks relative to a stable base").
+     */
+    private PeerMessage commitMessage(Decision d) {
+        long epoch = commitBaseEpoch;
+        commitBaseEpoch = 0;
+        // The client's base only while it is recent enough that the participants surely keep it too.
+        if (epoch == 0 || bases == null || bases.newest() - epoch > BaseWindow.KEPT / 2) epoch = stableEpoch();
+        BasedClock based = epoch == 0 || bases == null || d.commitClock().size() != n ? null : bases.relativeTo(d.commitClock(), epoch);
+        return based != null ? new CompactCommit(d.txnId(), based, d.commitTime()) : new Commit(d.txnId(), d.commitClock(), d.commitTime());
     }
 
     /** Records the decision durably, tells the other participants, then applies it here. */
@@ -807,12 +972,15 @@ public final class Partition {
      */
     private void stabilize(long now) {
         if (tree != null) {
-            PeerMessage report = tree.report(svc, config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self], now,
-                    config.stabilizationHeartbeatMicros());
-            if (report == null) return;
-            if (tree.isRoot()) for (int c : tree.children()) peers.send(c, report);
-            else peers.send(tree.parent(), report);
-            metrics.stabilizationsSent++;
+            long own = config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self];
+            if (!tree.isRoot()) {
+                StabilizationTree.Report r = tree.report(svc, own, now, config.stabilizationHeartbeatMicros(), false);
+                if (r == null) return;
+                peers.send(tree.parent(), new StabilizeUp(self, r.entries(), Math.max(bases.newest(), newestEpochHeard)));
+                metrics.stabilizationsSent++;
+                return;
+            }
+            sendDown(now, own);
             return;
         }
         long settled = svc[self];
@@ -822,6 +990,26 @@ public final class Partition {
         metrics.stabilizationsSent++;
         lastStabilizedValue = settled;
         lastStabilizationSentAt = now;
+    }
+
+    /**
+     * The root's round: what rose goes down, as the base of a new epoch (at most one a millisecond of its clock; the
+     * first one full).
+     */
+    private void sendDown(long now, long own) {
+        long epoch = Math.max(lastEpoch, newestEpochHeard) + 1;
+        boolean numbered = epoch <= now / 1000 + 1;
+        StabilizationTree.Report r = tree.report(svc, own, now, config.stabilizationHeartbeatMicros(),
+                numbered && bases.newest() == 0);
+        lastDownAt = now;
+        if (r == null) return;
+        if (numbered) {
+            lastEpoch = epoch;
+            addBase(epoch, r.full(), r.entries());
+        }
+        StabilizeDown down = new StabilizeDown(self, r.entries(), numbered ? epoch : 0, r.full());
+        for (int c : tree.children()) peers.send(c, down);
+        metrics.stabilizationsSent++;
     }
 
     private void checkTimeouts(long now) {

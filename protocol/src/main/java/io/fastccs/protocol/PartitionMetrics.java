@@ -15,6 +15,12 @@ public final class PartitionMetrics {
     long presumedAborts;
     long checkCommitsSent;
     long stabilizationsSent;
+    /** Requests refused because their clock's stable base was unknown here. */
+    long baseUnknown;
+    /** Bases sent down the tree we could not take (one missed before them); we wait for a full one. */
+    long basesMissed;
+    /** Commit decisions relative to a base we did not know, dropped (the outcome is asked for later). */
+    long commitsUnexpanded;
     long clockAhead;
     long versionsCollected;
     long snapshotsExpired;
@@ -33,6 +39,9 @@ public final class PartitionMetrics {
     public long presumedAborts() { return presumedAborts; }
     public long checkCommitsSent() { return checkCommitsSent; }
     public long stabilizationsSent() { return stabilizationsSent; }
+    public long baseUnknown() { return baseUnknown; }
+    public long basesMissed() { return basesMissed; }
+    public long commitsUnexpanded() { return commitsUnexpanded; }
     /**
      * Client clocks whose entry for this partition was ahead of what it has settled. An honest client never
      * sends one (it only learns settled values), so a non-zero count means a buggy or hostile client.
@@ -48,6 +57,7 @@ public final class PartitionMetrics {
         return "reads1=" + firstRoundReads + " reads2=" + secondRoundReads + " prepared=" + writesPrepared
                 + " committed=" + writesCommitted + " aborted=" + writesAborted + " coordTimeouts=" + coordinatorTimeouts
                 + " presumedAborts=" + presumedAborts + " checks=" + checkCommitsSent + " clockAhead=" + clockAhead
-                + " gc=" + versionsCollected + " expired=" + snapshotsExpired + " refused=" + requestsRefused;
+                + " gc=" + versionsCollected + " expired=" + snapshotsExpired + " refused=" + requestsRefused
+                + " baseUnknown=" + baseUnknown + " basesMissed=" + basesMissed + " commitsUnexpanded=" + commitsUnexpanded;
     }
 }

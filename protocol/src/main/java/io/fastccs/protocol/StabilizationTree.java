@@ -1,9 +1,6 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.Settled;
-import io.fastccs.protocol.messages.StabilizeDown;
-import io.fastccs.protocol.messages.StabilizeUp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,27 +71,36 @@ final class StabilizationTree {
         return k == top;
     }
 
+    /** Records that {@code entries} went up already (relayed as they came), so the next report leaves them out. */
+    void relayed(List<Settled> entries) {
+        for (Settled e : entries)
+            if (e.partition() >= 0 && e.partition() < n) reported[e.partition()] = Math.max(reported[e.partition()], e.settled());
+    }
+
+    /** What one report carries: the entries that rose, or every entry when {@code full}. */
+    record Report(List<Settled> entries, boolean full) {
+    }
+
     /**
      * This interval's report, or null when nothing rose and no heartbeat is due: to the parent, the entries of this
-     * subtree that rose since the last report; at the root, to the children, every entry that did. At a heartbeat
-     * every entry goes, so a restarted or message-losing partition catches up.
+     * subtree that rose since the last report; at the root, to the children, every entry that did. At a heartbeat, at
+     * the first report and when {@code forceFull}, every entry goes, so a restarted or message-losing partition catches
+     * up.
      *
      * @param known  the settled prefixes this partition knows (its svc)
      * @param own    this partition's own entry to report
      */
-    PeerMessage report(long[] known, long own, long now, long heartbeatMicros) {
-        boolean full = !reportedOnce || now - lastFullReportAt >= heartbeatMicros;
+    Report report(long[] known, long own, long now, long heartbeatMicros, boolean forceFull) {
+        boolean full = forceFull || !reportedOnce || now - lastFullReportAt >= heartbeatMicros;
         if (full) lastFullReportAt = now;
         reportedOnce = true;
         List<Settled> entries = new ArrayList<>();
         for (int k : reporting) {
             long v = k == self ? own : known[k];
-            if (full || v > reported[k]) {
-                entries.add(new Settled(k, v));
-                reported[k] = Math.max(reported[k], v);
-            }
+            // A full report leaves out zeros: the receiver knows them already (a base starts from zeros).
+            if (v > 0 && (full || v > reported[k])) entries.add(new Settled(k, v));
+            reported[k] = Math.max(reported[k], v);
         }
-        if (entries.isEmpty()) return null;
-        return isRoot() ? new StabilizeDown(self, entries) : new StabilizeUp(self, entries);
+        return entries.isEmpty() && !full ? null : new Report(entries, full);
     }
 }

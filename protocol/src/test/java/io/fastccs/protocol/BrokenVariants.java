@@ -13,15 +13,16 @@ public final class BrokenVariants {
 
     /** Whether the bug lives in the client library rather than in the partitions. */
     public static boolean clientSide(Bug bug) {
-        return bug == Bug.SKIP_SECOND_ROUND || bug == Bug.WAITING_VERSION_UNCHECKED;
+        return bug == Bug.SKIP_SECOND_ROUND || bug == Bug.WAITING_VERSION_UNCHECKED || bug == Bug.REBASE_WITHOUT_LIFT;
     }
 
     /** {@code base} with the bug switched on, if it is a partition bug. */
     public static PartitionConfig partitionConfig(PartitionConfig base, Bug bug) {
-        if (clientSide(bug)) return base;
-        // The tree's bug needs the tree: with fan-out 1 (a chain), every configuration beyond two partitions has one.
-        if (bug == Bug.TREE_REPORTS_UNSETTLED) base = base.toBuilder().stabilizationFanout(1).build();
-        return base.withBugs(EnumSet.of(bug));
+        // The tree's bugs need the tree (and its stable bases): with fan-out 1 (a chain), every configuration beyond
+        // two partitions has one.
+        if (bug == Bug.TREE_REPORTS_UNSETTLED || bug == Bug.REBASE_WITHOUT_LIFT)
+            base = base.toBuilder().stabilizationFanout(1).build();
+        return clientSide(bug) ? base : base.withBugs(EnumSet.of(bug));
     }
 
     /** A hook for new client sessions that switches the bug on, if it is a client bug. */

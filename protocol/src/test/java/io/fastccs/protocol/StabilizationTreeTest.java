@@ -57,38 +57,42 @@ class StabilizationTreeTest {
     }
 
     @Test
-    void eachPartitionReportsItsSubtreeToItsParentOnly() {
+    void aReportGoesUpToTheRootAtOnceAndComesDownToEveryPartition() {
         TestCluster c = binaryTree();
         c.writeLocal(c.key(4, 0), "x"); // partition 4 settles sequence number 1
         c.tick(4);
         assertThat(c.inFlight).containsExactly(new Envelope(4, 1, new StabilizeUp(4, List.of(new Settled(4, 1)))));
-        c.deliverAll();
-        c.tick(3);
-        c.tick(1);
-        assertThat(c.inFlight(type(StabilizeUp.class))).extracting(Envelope::message).containsExactly(
-                new StabilizeUp(3, List.of(new Settled(3, 0))),
-                new StabilizeUp(1, List.of(new Settled(1, 0), new Settled(3, 0), new Settled(4, 1))));
-        assertThat(c.inFlight(type(StabilizeUp.class))).extracting(Envelope::to).containsExactly(1, 0);
+        c.deliverOne(type(StabilizeUp.class));
+        assertThat(c.inFlight).as("relayed as it came").containsExactly(
+                new Envelope(1, 0, new StabilizeUp(1, List.of(new Settled(4, 1)))));
+        c.deliverOne(type(StabilizeUp.class));
+        // The root sends it down at once (its first round: full, numbered, zeros left out) to its two children.
+        assertThat(c.inFlight).extracting(Envelope::to).containsExactly(1, 2);
+        assertThat(c.inFlight).extracting(Envelope::message)
+                .containsOnly(new StabilizeDown(0, List.of(new Settled(4, 1)), 1, true));
+        assertThat(c.deliverAll(type(StabilizeDown.class))).as("each forwards to its own children").isEqualTo(6);
+        for (int p = 0; p < 7; p++) assertThat(c.p(p).snapshot().get(4)).as("partition %d", p).isEqualTo(1);
     }
 
     @Test
-    void whatReachesTheRootComesDownToEveryPartition() {
+    void eachPartitionReportsItsSubtreeToItsParentOnly() {
         TestCluster c = binaryTree();
-        c.writeLocal(c.key(4, 0), "x");
-        c.writeLocal(c.key(4, 1), "y");
-        c.writeLocal(c.key(6, 0), "z");
-        for (int p = 6; p >= 0; p--) { // leaves first, so one interval carries everything to the root
-            c.tick(p);
-            c.deliverAll(type(StabilizeUp.class));
-        }
-        assertThat(c.p(0).snapshot()).isEqualTo(clock(0, 0, 0, 0, 2, 0, 1));
-        // Down: the root sends to its two children, each forwards to its own as the message arrives.
-        assertThat(c.inFlight(type(StabilizeDown.class))).extracting(Envelope::to).containsExactly(1, 2);
-        assertThat(c.deliverAll(type(StabilizeDown.class))).isEqualTo(6);
-        for (int p = 1; p < 7; p++) {
-            assertThat(c.p(p).snapshot().get(4)).as("partition %d", p).isEqualTo(2);
-            assertThat(c.p(p).snapshot().get(6)).as("partition %d", p).isEqualTo(1);
-        }
+        c.writeLocal(c.key(3, 0), "x");
+        c.writeLocal(c.key(4, 0), "y");
+        c.writeLocal(c.key(4, 1), "z");
+        c.tick(1); // its first report: every non-zero entry of its subtree it knows, to its parent only
+        assertThat(c.inFlight).containsExactly(new Envelope(1, 0, new StabilizeUp(1, List.of())));
+        c.drop(type(StabilizeUp.class));
+        c.p(1).onPeerMessage(3, new StabilizeUp(3, List.of(new Settled(3, 1))));
+        c.p(1).onPeerMessage(4, new StabilizeUp(4, List.of(new Settled(4, 2))));
+        c.drop(type(StabilizeUp.class));
+        c.advanceTo(STABILIZATION_INTERVAL);
+        c.tick(1);
+        assertThat(c.inFlight).as("relayed already: nothing rose since").isEmpty();
+        c.advanceTo(HEARTBEAT);
+        c.tick(1);
+        assertThat(c.inFlight).containsExactly(new Envelope(1, 0,
+                new StabilizeUp(1, List.of(new Settled(3, 1), new Settled(4, 2)))));
     }
 
     @Test
@@ -107,10 +111,6 @@ class StabilizationTreeTest {
         c.tick(5);
         assertThat(c.inFlight).as("the heartbeat repeats what did not rise").extracting(Envelope::message)
                 .containsExactly(new StabilizeUp(5, List.of(new Settled(5, 1))));
-        c.drop(type(StabilizeUp.class));
-        c.tick(2); // at its first report, a partition sends every entry of its subtree
-        assertThat(c.inFlight).extracting(Envelope::message).containsExactly(
-                new StabilizeUp(2, List.of(new Settled(2, 0), new Settled(5, 0), new Settled(6, 0))));
     }
 
     @Test

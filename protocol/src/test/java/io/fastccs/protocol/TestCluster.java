@@ -79,6 +79,7 @@ final class TestCluster {
         TxnId txnId() {
             if (message instanceof Prepared p) return p.txnId();
             if (message instanceof Commit c) return c.txnId();
+            if (message instanceof io.fastccs.protocol.messages.CompactCommit c) return c.txnId();
             if (message instanceof Abort a) return a.txnId();
             if (message instanceof CheckCommit c) return c.txnId();
             return null;

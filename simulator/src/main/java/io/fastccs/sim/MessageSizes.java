@@ -2,6 +2,10 @@ package io.fastccs.sim;
 
 import io.fastccs.protocol.messages.ProtocolMessage;
 import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.messages.CompactFirstRoundRead;
+import io.fastccs.protocol.messages.CompactReadReply;
+import io.fastccs.protocol.messages.CompactSecondRoundRead;
+import io.fastccs.protocol.messages.CompactWriteRequest;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Message;
@@ -38,6 +42,11 @@ final class MessageSizes {
         else if (m instanceof SecondRoundRead r) for (Key k : r.keys()) bytes += k.length();
         else if (m instanceof WriteRequest w) for (KeyValue kv : w.writes()) bytes += kv.key().length() + kv.value().length;
         else if (m instanceof ReadReply r)
+            for (ReadValue v : r.values()) bytes += v.key().length() + (v.value() == null ? 0 : v.value().length);
+        else if (m instanceof CompactFirstRoundRead r) for (Key k : r.keys()) bytes += k.length();
+        else if (m instanceof CompactSecondRoundRead r) for (Key k : r.keys()) bytes += k.length();
+        else if (m instanceof CompactWriteRequest w) for (KeyValue kv : w.writes()) bytes += kv.key().length() + kv.value().length;
+        else if (m instanceof CompactReadReply r)
             for (ReadValue v : r.values()) bytes += v.key().length() + (v.value() == null ? 0 : v.value().length);
         return bytes;
     }

@@ -8,6 +8,8 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.protocol.messages.CompactFirstRoundRead;
+import io.fastccs.protocol.messages.CompactReadReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ReadReply;
@@ -139,8 +141,11 @@ final class SimPartitions {
      * once, as in the node; any other answer leaves behind the writes made before it.
      */
     private boolean leavesAtOnce(int p, ClientResponse response) {
-        if (groups == null || !(response instanceof ReadReply answer) || partitions[p] == null) return false;
-        long shown = Math.max(answer.snapshot().get(p), answer.maxCommitClock().get(p));
+        if (groups == null || partitions[p] == null) return false;
+        long shown;
+        if (response instanceof ReadReply answer) shown = Math.max(answer.snapshot().get(p), answer.maxCommitClock().get(p));
+        else if (response instanceof CompactReadReply answer) shown = answer.shows();
+        else return false;
         return shown <= fastccs(p).readableSettled();
     }
 
@@ -314,12 +319,13 @@ final class SimPartitions {
                 if (leavesAtOnce(partition, response)) transmit.run();
                 else send(partition, transmit);
             };
-            if (heldBack != null && request instanceof FirstRoundRead r && heldBack.holdsBack()) {
+            if (heldBack != null && (request instanceof FirstRoundRead || request instanceof CompactFirstRoundRead)
+                    && heldBack.holdsBack()) {
                 // As a node does while it loads the keys from disk: answered later, at the snapshot it arrived at.
                 Partition.ReadSnapshot arrival = fastccs(partition).readSnapshotNow();
                 events.schedule(heldBack.delay(), () -> {
                     if (!down[partition] && epochs[partition] == epoch)
-                        step(partition, () -> fastccs(partition).onFirstRoundRead(reply, r, arrival));
+                        step(partition, () -> fastccs(partition).onRead(reply, request, arrival));
                 });
                 return;
             }

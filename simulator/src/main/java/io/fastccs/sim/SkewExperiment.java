@@ -37,6 +37,9 @@ public final class SkewExperiment implements Callable<Integer> {
     int clients = 64;
     @Option(names = "--seed", description = "seed of every run (default: ${DEFAULT-VALUE})")
     long seed = 1;
+    @Option(names = "--stabilization-fanout", description = "up to FANOUT + 1 partitions stabilize all-to-all, beyond it up "
+            + "and down a tree of this fan-out (default: ${DEFAULT-VALUE})")
+    int stabilizationFanout = PartitionConfig.DEFAULT_STABILIZATION_FANOUT;
     @Option(names = "--out", description = "CSV file (default: ${DEFAULT-VALUE})")
     Path out = Path.of("results/sim-skew.csv");
 
@@ -55,6 +58,7 @@ public final class SkewExperiment implements Callable<Integer> {
                     run++;
                     SimConfig config = SimConfig.builder().partitions(partitions).clients(clients).writeFraction(wf)
                             .keys(keys).distribution(KeyDistribution.Shape.ZIPF).zipfExponent(exponent).transactions(txns)
+                            .partition(PartitionConfig.builder().stabilizationFanout(stabilizationFanout).build())
                             .build();
                     SimResult r = new Simulation(config, seed).run();
                     SimStats s = r.stats();

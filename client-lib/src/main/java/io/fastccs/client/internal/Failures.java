@@ -28,7 +28,8 @@ final class Failures {
             case OVERLOADED, NOT_LEADER -> new PartitionUnavailableException(partition, what);
             case NOT_OWNER -> new ProtocolException(what + "; the node's ring differs from the client's"
                     + (e.owner() >= 0 ? " (it names partition " + e.owner() + " as the owner)" : ""));
-            case SNAPSHOT_EXPIRED, MALFORMED_FRAME, UNKNOWN_MESSAGE, INTERNAL -> new ProtocolException(what);
+            // BASE_UNKNOWN: the FastCCS step sends the request again relative to epoch 0 before it gets here.
+            case SNAPSHOT_EXPIRED, MALFORMED_FRAME, UNKNOWN_MESSAGE, INTERNAL, BASE_UNKNOWN -> new ProtocolException(what);
         };
     }
 

@@ -22,5 +22,10 @@ public enum ErrorCode {
      * This node does not lead the asked partition's replica group (any more); nothing was done. Ask the ring for the
      * leader and retry there; {@link ErrorReply#owner()} names the partition whose preferred node leads, if known.
      */
-    NOT_LEADER
+    NOT_LEADER,
+    /**
+     * The request's clock is relative to a stable base this partition does not know (it restarted, or the base is
+     * older than the ones it keeps); nothing was done. Send it again relative to epoch 0 (the client does so itself).
+     */
+    BASE_UNKNOWN
 }

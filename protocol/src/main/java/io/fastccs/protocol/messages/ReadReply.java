@@ -18,12 +18,22 @@ import java.util.List;
  * @param waitingComplete {@code waiting} lists every such version (a partition lists up to about 64 KiB of them): the
  *                        client can then work out what a round two at a clock whose entry for this partition is at most the
  *                        snapshot's would return, and need not ask
+ * @param stableEpoch the newest stable base the partition names to clients (0: none, its partitions stabilize
+ *                    all-to-all): the client then sends its clock relative to it (docs/design.md, "Clocks relative to a
+ *                    stable base")
  */
 public record ReadReply(long requestId, List<ReadValue> values, VectorClock snapshot, VectorClock maxCommitClock,
-                        long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete)
+                        long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete,
+                        long stableEpoch)
         implements ClientResponse {
     public ReadReply {
         values = List.copyOf(values);
         waiting = List.copyOf(waiting);
+    }
+
+    /** An answer that names no stable base. */
+    public ReadReply(long requestId, List<ReadValue> values, VectorClock snapshot, VectorClock maxCommitClock,
+                     long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete) {
+        this(requestId, values, snapshot, maxCommitClock, maxCommitTime, serverTime, waiting, waitingComplete, 0);
     }
 }

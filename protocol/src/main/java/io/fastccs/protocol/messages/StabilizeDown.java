@@ -4,11 +4,19 @@ import java.util.List;
 
 /**
  * Tree stabilization, away from partition 0: the settled prefixes partition 0 has gathered from the whole tree, the
- * entries that rose since its last round, or all of them at a heartbeat. Each partition forwards it to its children
+ * entries that rose since its last round, or all of them when {@code full}. Each partition forwards it to its children
  * as it arrives; {@code from} is the sender, the receiver's parent.
+ *
+ * @param epoch the stable base these entries make (every entry partition 0 sent so far, including the receiver's own),
+ *              numbered by partition 0; 0: none (docs/design.md, "Clocks relative to a stable base")
  */
-public record StabilizeDown(int from, List<Settled> entries) implements PeerMessage {
+public record StabilizeDown(int from, List<Settled> entries, long epoch, boolean full) implements PeerMessage {
     public StabilizeDown {
         entries = List.copyOf(entries);
+    }
+
+    /** Entries that make no stable base. */
+    public StabilizeDown(int from, List<Settled> entries) {
+        this(from, entries, 0, false);
     }
 }

@@ -16,6 +16,11 @@ import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.protocol.messages.CompactReadReply;
+import io.fastccs.protocol.messages.ReadReply;
+import io.fastccs.protocol.messages.Rebase;
+import io.fastccs.protocol.ClockCompaction;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.primitives.Key;
@@ -30,7 +35,9 @@ import io.fastccs.protocol.spi.ReadResult;
 import io.fastccs.protocol.spi.ReadStep;
 import io.fastccs.protocol.spi.WriteStep;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -113,12 +120,12 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
         @Override
         public ReadStep read(Collection<Key> keys) {
-            return new Read(session.read(keys));
+            return new Read(session.read(keys), new Wire(session));
         }
 
         @Override
         public WriteStep write(Map<Key, byte[]> writes, RandomGenerator random) {
-            return new Write(session.write(writes, random));
+            return new Write(session.write(writes, random), new Wire(session));
         }
 
         @Override
@@ -132,15 +139,76 @@ public final class FastCcsProtocol implements ProtocolFactory {
         return (a, b) -> ((CommitOrder) a).compareTo((CommitOrder) b);
     }
 
-    private record Read(ReadTransaction txn) implements ReadStep {
+    /**
+     * A step's requests as they go on the wire and its answers as they come back (docs/design.md, "Clocks relative to
+     * a stable base"): each request's clock relative to the session's stable base, each answer expanded with the clock
+     * of the request it answers; a request a partition refused for an unknown base goes again relative to epoch 0.
+     */
+    static final class Wire {
+        private final ClientSession session;
+        /** The full requests not answered yet, by request id. */
+        private final Map<Long, Outgoing> sent = new HashMap<>();
+        /** A move to a newer base a partition answered with, kept until the read succeeds. */
+        private Rebase rebase;
+        private VectorClock rebaseClock;
+
+        Wire(ClientSession session) {
+            this.session = session;
+        }
+
+        List<Outgoing> send(List<Outgoing> requests) {
+            List<Outgoing> out = new ArrayList<>(requests.size());
+            for (Outgoing o : requests) {
+                sent.put(o.request().requestId(), o);
+                out.add(new Outgoing(o.partition(), session.compact(o.request())));
+            }
+            return out;
+        }
+
+        /** The request to send again instead of feeding {@code response} to the step, or null. */
+        Outgoing resend(ClientResponse response) {
+            Outgoing o = sent.get(response.requestId());
+            if (o == null || !(response instanceof ErrorReply e) || e.code() != ErrorCode.BASE_UNKNOWN) return null;
+            session.resetBase();
+            return new Outgoing(o.partition(), session.compactFull(o.request()));
+        }
+
+        /** {@code response} as the step expects it: expanded with its request's clock. */
+        ClientResponse receive(ClientResponse response) {
+            Outgoing o = sent.remove(response.requestId());
+            if (o == null) return response;
+            VectorClock requestClock = ClockCompaction.clockOf(o.request());
+            if (response instanceof ReadReply r) session.noteStable(r.stableEpoch());
+            if (response instanceof CompactReadReply r) {
+                session.noteStable(r.stableEpoch());
+                if (r.rebase() != null) {
+                    rebase = r.rebase();
+                    rebaseClock = requestClock;
+                }
+            }
+            return requestClock == null ? response : ClockCompaction.expand(response, requestClock);
+        }
+
+        /** After a read succeeded: move the session to the base a partition answered with, if any. */
+        void succeeded() {
+            if (rebase != null) session.rebase(rebaseClock, rebase);
+            rebase = null;
+        }
+    }
+
+    private record Read(ReadTransaction txn, Wire wire) implements ReadStep {
         @Override
         public List<Outgoing> start() {
-            return txn.start();
+            return wire.send(txn.start());
         }
 
         @Override
         public List<Outgoing> onResponse(ClientResponse response) {
-            return txn.onResponse(response);
+            Outgoing again = wire.resend(response);
+            if (again != null) return List.of(again);
+            List<Outgoing> next = wire.send(txn.onResponse(wire.receive(response)));
+            if (txn.succeeded()) wire.succeeded();
+            return next;
         }
 
         @Override
@@ -166,7 +234,7 @@ public final class FastCcsProtocol implements ProtocolFactory {
     }
 
     /** The FastCCS write, reachable for hosts that report its coordinator and participants. */
-    public record Write(WriteTransaction txn) implements WriteStep {
+    public record Write(WriteTransaction txn, Wire wire) implements WriteStep {
         @Override
         public TxnId txnId() {
             return txn.txnId();
@@ -174,12 +242,14 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
         @Override
         public List<Outgoing> start() {
-            return txn.start();
+            return wire.send(txn.start());
         }
 
         @Override
         public List<Outgoing> onResponse(ClientResponse response) {
-            txn.onResponse(response);
+            Outgoing again = wire.resend(response);
+            if (again != null) return List.of(again);
+            txn.onResponse(wire.receive(response));
             return List.of();
         }
 

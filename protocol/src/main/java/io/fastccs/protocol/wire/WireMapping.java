@@ -69,6 +69,7 @@ final class WireMapping {
                     nonNegativeTime(r.maxCommitTime(), "ReadReply.maxCommitTime"));
             if (r.waitingComplete()) w.setWaitingComplete(true);
             if (!r.waiting().isEmpty()) w.setWaiting(waitingToWire(r.waiting()));
+            if (r.stableEpoch() != 0) w.setStableEpoch(nonNegativeTime(r.stableEpoch(), "ReadReply.stableEpoch"));
             body = Body.readReply(w);
         } else if (m instanceof SecondRoundRead r) {
             body = Body.secondRoundRead(new io.fastccs.protocol.wire.thrift.SecondRoundRead(
@@ -101,9 +102,14 @@ final class WireMapping {
             checkSequence(s.settled(), "Stabilize.settled");
             body = Body.stabilize(new io.fastccs.protocol.wire.thrift.Stabilize(s.from(), s.settled()));
         } else if (m instanceof StabilizeUp u) {
-            body = Body.stabilizeUp(settledToWire(u.from(), u.entries(), "StabilizeUp"));
+            var w = settledToWire(u.from(), u.entries(), "StabilizeUp");
+            if (u.epoch() != 0) w.setEpoch(nonNegativeTime(u.epoch(), "StabilizeUp.epoch"));
+            body = Body.stabilizeUp(w);
         } else if (m instanceof StabilizeDown d) {
-            body = Body.stabilizeDown(settledToWire(d.from(), d.entries(), "StabilizeDown"));
+            var w = settledToWire(d.from(), d.entries(), "StabilizeDown");
+            if (d.epoch() != 0) w.setEpoch(nonNegativeTime(d.epoch(), "StabilizeDown.epoch"));
+            if (d.full()) w.setFull(true);
+            body = Body.stabilizeDown(w);
         } else if (m instanceof Abort a) {
             body = Body.abort(new io.fastccs.protocol.wire.thrift.Abort(txnIdToWire(a.txnId())));
         } else if (m instanceof CheckCommit c) {
@@ -155,7 +161,8 @@ final class WireMapping {
             body = Body.ringReply(new io.fastccs.protocol.wire.thrift.RingReply(r.requestId(), members));
         } else {
             // The other protocols' messages, each protocol in its own class.
-            body = EventualWire.toWire(m);
+            body = CompactWire.toWire(m);
+            if (body == null) body = EventualWire.toWire(m);
             if (body == null) body = EigerWire.toWire(m);
             if (body == null) body = WrenWire.toWire(m);
             if (body == null) throw new IllegalArgumentException("no wire form for " + m);
@@ -180,19 +187,14 @@ final class WireMapping {
 
     private static io.fastccs.protocol.wire.thrift.SettledEntries settledToWire(int from, List<Settled> entries, String what) {
         checkPartition(from, what + ".from");
-        List<Integer> gaps = new ArrayList<>(entries.size());
+        int[] partitions = new int[entries.size()];
         List<Long> settled = new ArrayList<>(entries.size());
-        int previous = 0;
-        for (Settled e : entries) {
-            checkPartition(e.partition(), what + ".entries.partition");
-            checkSequence(e.settled(), what + ".entries.settled");
-            if (!gaps.isEmpty() && e.partition() <= previous)
-                throw new IllegalArgumentException(what + " entries must ascend by partition, got " + entries);
-            gaps.add(e.partition() - previous);
-            settled.add(e.settled());
-            previous = e.partition();
+        for (int i = 0; i < partitions.length; i++) {
+            partitions[i] = entries.get(i).partition();
+            checkSequence(entries.get(i).settled(), what + ".entries.settled");
+            settled.add(entries.get(i).settled());
         }
-        return new io.fastccs.protocol.wire.thrift.SettledEntries(from, gaps, settled);
+        return new io.fastccs.protocol.wire.thrift.SettledEntries(from, gapsToWire(partitions, what + ".entries"), settled);
     }
 
     static List<Integer> partitionsToWire(List<Integer> partitions, String field) {
@@ -253,6 +255,7 @@ final class WireMapping {
             case OVERLOADED -> io.fastccs.protocol.wire.thrift.ErrorCode.OVERLOADED;
             case INTERNAL -> io.fastccs.protocol.wire.thrift.ErrorCode.INTERNAL;
             case NOT_LEADER -> io.fastccs.protocol.wire.thrift.ErrorCode.NOT_LEADER;
+            case BASE_UNKNOWN -> io.fastccs.protocol.wire.thrift.ErrorCode.BASE_UNKNOWN;
         };
     }
 
@@ -269,7 +272,7 @@ final class WireMapping {
         if (v < 0) throw new IllegalArgumentException(field + " must be >= 0, got " + v);
     }
 
-    private static long nonNegativeTime(long v, String field) {
+    static long nonNegativeTime(long v, String field) {
         checkNonNegative(v, field);
         return v;
     }
@@ -334,7 +337,8 @@ final class WireMapping {
                         nonNegative(w.isSetMaxCommitTime(), w.getMaxCommitTime(), "ReadReply.maxCommitTime"),
                         requireSet(w.isSetServerTime(), "ReadReply.serverTime", w.getServerTime()),
                         w.isSetWaiting() ? waiting(w.getWaiting(), "ReadReply.waiting", limits) : List.of(),
-                        w.isSetWaitingComplete() && w.isWaitingComplete());
+                        w.isSetWaitingComplete() && w.isWaitingComplete(),
+                        w.isSetStableEpoch() ? nonNegative(true, w.getStableEpoch(), "ReadReply.stableEpoch") : 0);
             }
             case WRITE_REPLY -> {
                 var w = body.getWriteReply();
@@ -395,12 +399,13 @@ final class WireMapping {
             case STABILIZE_UP -> {
                 var w = body.getStabilizeUp();
                 yield new StabilizeUp(partition(w.isSetFromPartition(), w.getFromPartition(), "StabilizeUp.fromPartition"),
-                        settled(w, "StabilizeUp", limits));
+                        settled(w, "StabilizeUp", limits), w.isSetEpoch() ? nonNegative(true, w.getEpoch(), "StabilizeUp.epoch") : 0);
             }
             case STABILIZE_DOWN -> {
                 var w = body.getStabilizeDown();
                 yield new StabilizeDown(partition(w.isSetFromPartition(), w.getFromPartition(), "StabilizeDown.fromPartition"),
-                        settled(w, "StabilizeDown", limits));
+                        settled(w, "StabilizeDown", limits),
+                        w.isSetEpoch() ? nonNegative(true, w.getEpoch(), "StabilizeDown.epoch") : 0, w.isSetFull() && w.isFull());
             }
             case HELLO -> {
                 var w = body.getHello();
@@ -432,6 +437,8 @@ final class WireMapping {
                 }
                 yield new RingReply(requireSet(w.isSetRequestId(), "RingReply.requestId", w.getRequestId()), members);
             }
+            case COMPACT_FIRST_ROUND_READ, COMPACT_SECOND_ROUND_READ, COMPACT_WRITE_REQUEST, COMPACT_READ_REPLY,
+                    COMPACT_WRITE_REPLY, COMPACT_COMMIT -> CompactWire.fromWire(body, limits);
             case EVENTUAL_READ, EVENTUAL_READ_ANSWER, EVENTUAL_WRITE, EVENTUAL_WRITE_ANSWER ->
                     EventualWire.fromWire(body, limits);
             case EIGER_READ1, EIGER_READ_AT, EIGER_COHORT_WRITE, EIGER_COORD_WRITE, EIGER_OUTCOME_QUERY,
@@ -525,24 +532,46 @@ final class WireMapping {
 
     static List<Settled> settled(io.fastccs.protocol.wire.thrift.SettledEntries wire, String what, WireLimits limits)
             throws MalformedFrameException {
-        List<Integer> gaps = wire.getPartitionGaps();
+        int[] partitions = partitionsFromGaps(wire.getPartitionGaps(), what + ".partitionGaps", limits);
         List<Long> settled = wire.getSettled();
-        if (gaps == null) throw missing(what + ".partitionGaps");
         if (settled == null) throw missing(what + ".settled");
-        if (gaps.size() != settled.size())
-            throw invalid(what + " has " + gaps.size() + " partition gaps but " + settled.size() + " settled prefixes");
-        if (gaps.size() > limits.maxClockEntries()) throw tooMany(what + ".partitionGaps", gaps.size(), limits.maxClockEntries());
-        List<Settled> out = new ArrayList<>(gaps.size());
+        if (partitions.length != settled.size())
+            throw invalid(what + " has " + partitions.length + " partition gaps but " + settled.size() + " settled prefixes");
+        List<Settled> out = new ArrayList<>(partitions.length);
+        for (int i = 0; i < partitions.length; i++) {
+            if (settled.get(i) < 0) throw invalid(what + ".settled[" + i + "] is a negative sequence number: " + settled.get(i));
+            out.add(new Settled(partitions[i], settled.get(i)));
+        }
+        return out;
+    }
+
+    /** Ascending partition numbers as gaps: each minus the one before (the first: itself), a byte each. */
+    static List<Integer> gapsToWire(int[] ascending, String field) {
+        List<Integer> gaps = new ArrayList<>(ascending.length);
+        int previous = 0;
+        for (int i = 0; i < ascending.length; i++) {
+            checkPartition(ascending[i], field);
+            if (i > 0 && ascending[i] <= previous)
+                throw new IllegalArgumentException(field + " must ascend, got " + java.util.Arrays.toString(ascending));
+            gaps.add(ascending[i] - previous);
+            previous = ascending[i];
+        }
+        return gaps;
+    }
+
+    /** The partition numbers {@link #gapsToWire} made, checked: ascending, within the limit. */
+    static int[] partitionsFromGaps(List<Integer> gaps, String field, WireLimits limits) throws MalformedFrameException {
+        if (gaps == null) throw missing(field);
+        if (gaps.size() > limits.maxClockEntries()) throw tooMany(field, gaps.size(), limits.maxClockEntries());
+        int[] out = new int[gaps.size()];
         long partition = 0;
-        for (int i = 0; i < gaps.size(); i++) {
+        for (int i = 0; i < out.length; i++) {
             int gap = gaps.get(i);
-            if (i == 0 ? gap < 0 : gap < 1)
-                throw invalid(what + ".partitionGaps[" + i + "] is " + gap + "; entries ascend by partition");
+            if (i == 0 ? gap < 0 : gap < 1) throw invalid(field + "[" + i + "] is " + gap + "; partitions ascend");
             partition += gap;
             if (partition >= limits.maxClockEntries())
-                throw invalid(what + " names partition " + partition + ", beyond the limit of " + limits.maxClockEntries());
-            if (settled.get(i) < 0) throw invalid(what + ".settled[" + i + "] is a negative sequence number: " + settled.get(i));
-            out.add(new Settled((int) partition, settled.get(i)));
+                throw invalid(field + " names partition " + partition + ", beyond the limit of " + limits.maxClockEntries());
+            out[i] = (int) partition;
         }
         return out;
     }
@@ -648,6 +677,7 @@ final class WireMapping {
             case OVERLOADED -> ErrorCode.OVERLOADED;
             case INTERNAL -> ErrorCode.INTERNAL;
             case NOT_LEADER -> ErrorCode.NOT_LEADER;
+            case BASE_UNKNOWN -> ErrorCode.BASE_UNKNOWN;
         };
     }
 

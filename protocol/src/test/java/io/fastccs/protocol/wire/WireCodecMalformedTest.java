@@ -251,7 +251,7 @@ class WireCodecMalformedTest {
         assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
         assertThat(e).hasMessageContaining("body field 99");
 
-        byte[] scalar = frameWithBody(16, TType.I64, p -> p.writeI64(1));
+        byte[] scalar = frameWithBody(26, TType.I64, p -> p.writeI64(1));
         assertThat(decodeFails(scalar).kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
     }
 
@@ -358,7 +358,7 @@ class WireCodecMalformedTest {
             i32(p, 1, 3);
             i32List(p, 2, 3, 0);
             i64List(p, 3, 1, 1);
-        }), "StabilizeUp.partitionGaps[1] is 0; entries ascend by partition");
+        }), "StabilizeUp.partitionGaps[1] is 0; partitions ascend");
         assertInvalid(frameWithMessage(STABILIZE_DOWN, p -> {
             i32(p, 1, 0);
             i32List(p, 2, -1);
@@ -378,7 +378,7 @@ class WireCodecMalformedTest {
             i32(p, 1, 1);
             i32List(p, 2, 65_000, 5_000);
             i64List(p, 3, 1, 1);
-        }), "StabilizeUp names partition 70000, beyond the limit");
+        }), "StabilizeUp.partitionGaps names partition 70000, beyond the limit");
         assertMissing(frameWithMessage(STABILIZE_UP, p -> {
             i32(p, 1, 1);
             i64List(p, 3, 1);

@@ -18,6 +18,16 @@ import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
+import io.fastccs.protocol.messages.BasedClock;
+import io.fastccs.protocol.messages.ClockDiff;
+import io.fastccs.protocol.messages.CompactCommit;
+import io.fastccs.protocol.messages.CompactFirstRoundRead;
+import io.fastccs.protocol.messages.CompactReadReply;
+import io.fastccs.protocol.messages.CompactSecondRoundRead;
+import io.fastccs.protocol.messages.CompactWaitingVersion;
+import io.fastccs.protocol.messages.CompactWriteReply;
+import io.fastccs.protocol.messages.CompactWriteRequest;
+import io.fastccs.protocol.messages.Rebase;
 import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
@@ -87,6 +97,7 @@ final class WireTestMessages {
                         List.of(new WaitingVersion(Key.of("a"), "newer".getBytes(), 4, c3, 1_764_201_600_000_001L),
                                 new WaitingVersion(Key.of("a"), new byte[0], 5, big, 0)), true),
                 new ReadReply(8, List.of(), wide, wide, 0, Long.MIN_VALUE, List.of(), false),
+                new ReadReply(19, List.of(), c3, c3, 0, 0, List.of(), false, 1_764_201_600_123L),
                 new ReadReply(9, List.of(new ReadValue(Key.of("large"), largeValue, 1)), c3, c3, 0, 0, List.of(), false),
                 new WriteReply(10, TXN, Outcome.COMMITTED, c3, 0),
                 new WriteReply(11, TXN, Outcome.ABORTED, null, 0),
@@ -108,6 +119,23 @@ final class WireTestMessages {
                 new StabilizeUp(3, List.of(new Settled(3, 7), new Settled(7, 0), new Settled(8, Long.MAX_VALUE))),
                 new StabilizeUp(1, List.of()),
                 new StabilizeDown(0, List.of(new Settled(0, 2), new Settled(1023, 1_000_000))),
+                new StabilizeDown(0, List.of(new Settled(5, 9)), 1_764_201_600_123L, true),
+                new StabilizeUp(7, List.of(), 42),
+                new CompactFirstRoundRead(20, keys, BasedClock.of(0, new int[]{0, 2}, new long[]{3, 7}), 0),
+                new CompactFirstRoundRead(21, List.of(), BasedClock.of(1_764_201_600_123L, new int[]{}, new long[]{}), 1_764_201_600_124L),
+                new CompactSecondRoundRead(22, keys, BasedClock.of(9, new int[]{1023}, new long[]{Long.MAX_VALUE}), -5),
+                new CompactWriteRequest(23, TXN, 2, List.of(0, 2), List.of(new KeyValue(Key.of("k"), "v".getBytes())),
+                        BasedClock.of(3, new int[]{0, 1, 2}, new long[]{1, 0, 5}), 17),
+                new CompactReadReply(24, List.of(new ReadValue(Key.of("a"), "x".getBytes(), 3), new ReadValue(Key.of("gone"), null, 0)),
+                        ClockDiff.of(new int[]{0, 5}, new long[]{-3, 1L << 40}), ClockDiff.of(new int[]{}, new long[]{}), 9, 99,
+                        List.of(new CompactWaitingVersion(Key.of("a"), "newer".getBytes(), 4, ClockDiff.of(new int[]{2}, new long[]{1}), 10)),
+                        true, 77, 1_764_201_600_123L,
+                        new Rebase(1_764_201_600_123L, ClockDiff.of(new int[]{3, 4}, new long[]{2, 9}), List.of(0, 1023))),
+                new CompactReadReply(25, List.of(), ClockDiff.of(new int[]{}, new long[]{}), ClockDiff.of(new int[]{1}, new long[]{1}),
+                        0, Long.MIN_VALUE, List.of(), false, 0, 0, null),
+                new CompactWriteReply(26, TXN, Outcome.COMMITTED, ClockDiff.of(new int[]{0, 7}, new long[]{1, 2}), 5),
+                new CompactWriteReply(27, TXN, Outcome.ABORTED, null, 0),
+                new CompactCommit(TXN, BasedClock.of(12, new int[]{4, 9}, new long[]{10, 11}), 1_764_201_600_000_000L),
                 Hello.client(null, null),
                 Hello.client("cassandra", "sécret"),
                 Hello.peer(3),
@@ -267,7 +295,17 @@ final class WireTestMessages {
                 () -> new CheckCommit(txnId(rnd), rnd.nextInt(partitions)),
                 () -> new Stabilize(rnd.nextInt(partitions), sequence(rnd)),
                 () -> new StabilizeUp(rnd.nextInt(partitions), settled(rnd, partitions)),
-                () -> new StabilizeDown(rnd.nextInt(partitions), settled(rnd, partitions)),
+                () -> new StabilizeDown(rnd.nextInt(partitions), settled(rnd, partitions), rnd.nextInt(3) == 0 ? 0 : sequence(rnd),
+                        rnd.nextBoolean()),
+                () -> new CompactFirstRoundRead(rnd.nextLong(), keys(rnd), based(rnd, partitions), rnd.nextBoolean() ? 0 : sequence(rnd)),
+                () -> new CompactSecondRoundRead(rnd.nextLong(), keys(rnd), based(rnd, partitions), rnd.nextLong()),
+                () -> new CompactWriteRequest(rnd.nextLong(), txnId(rnd), rnd.nextInt(partitions), participants(rnd, partitions),
+                        writes(rnd), based(rnd, partitions), sequence(rnd)),
+                () -> new CompactReadReply(rnd.nextLong(), List.of(), diff(rnd, partitions), diff(rnd, partitions), sequence(rnd),
+                        rnd.nextLong(), List.of(), rnd.nextBoolean(), sequence(rnd), rnd.nextBoolean() ? 0 : sequence(rnd),
+                        rnd.nextBoolean() ? null : new Rebase(sequence(rnd), diff(rnd, partitions), List.of())),
+                () -> new CompactWriteReply(rnd.nextLong(), txnId(rnd), Outcome.COMMITTED, diff(rnd, partitions), sequence(rnd)),
+                () -> new CompactCommit(txnId(rnd), based(rnd, partitions), sequence(rnd)),
                 () -> new Hello(rnd.nextInt(3), rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
                         rnd.nextBoolean() ? null : randomText(rnd), rnd.nextBoolean() ? null : randomText(rnd),
                         rnd.nextBoolean() ? -1 : rnd.nextInt(partitions),
@@ -429,5 +467,19 @@ final class WireTestMessages {
         List<Settled> out = new java.util.ArrayList<>();
         for (int p = 0; p < partitions; p++) if (rnd.nextInt(3) == 0) out.add(new Settled(p, sequence(rnd)));
         return out;
+    }
+
+    /** A clock relative to a random base: ascending partitions, any values. */
+    private static BasedClock based(Random rnd, int partitions) {
+        List<Settled> entries = settled(rnd, partitions);
+        return BasedClock.of(rnd.nextBoolean() ? 0 : sequence(rnd), entries.stream().mapToInt(Settled::partition).toArray(),
+                entries.stream().mapToLong(Settled::settled).toArray());
+    }
+
+    /** Signed differences at ascending partitions. */
+    private static ClockDiff diff(Random rnd, int partitions) {
+        List<Settled> entries = settled(rnd, partitions);
+        return ClockDiff.of(entries.stream().mapToInt(Settled::partition).toArray(),
+                entries.stream().mapToLong(e -> rnd.nextBoolean() ? e.settled() : -e.settled()).toArray());
     }
 }

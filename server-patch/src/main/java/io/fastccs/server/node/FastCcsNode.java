@@ -11,6 +11,9 @@ import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.CompactFirstRoundRead;
+import io.fastccs.protocol.messages.CompactReadReply;
+import io.fastccs.protocol.messages.CompactSecondRoundRead;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
@@ -155,7 +158,8 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
             }
             // Answered at the snapshot it arrived at, so the wait for the disk does not show in its clocks (a later
             // snapshot than the other partitions' answers would send them a second round).
-            Partition.ReadSnapshot arrival = request instanceof FirstRoundRead ? partition.readSnapshotNow() : null;
+            Partition.ReadSnapshot arrival = request instanceof FirstRoundRead || request instanceof CompactFirstRoundRead
+                    ? partition.readSnapshotNow() : null;
             store.load(missing).whenComplete((v, e) -> {
                 if (!failed) handle(reply, request, arrival); // on the protocol thread, right after the keys were cached
             });
@@ -164,6 +168,8 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     private static List<Key> readKeys(ClientRequest request) {
         if (request instanceof FirstRoundRead r) return r.keys();
+        if (request instanceof CompactFirstRoundRead r) return r.keys();
+        if (request instanceof CompactSecondRoundRead r) return r.keys();
         if (request instanceof SecondRoundRead r) return r.keys();
         return List.of();
     }
@@ -171,10 +177,12 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {
         try {
             ClientReply outgoing = response -> {
-                if (response instanceof ReadReply answer) outbox.sendReadReply(answer, () -> reply.reply(response));
+                long shows = response instanceof ReadReply answer ? Math.max(answer.snapshot().get(ring.self()),
+                        answer.maxCommitClock().get(ring.self())) : response instanceof CompactReadReply c ? c.shows() : -1;
+                if (shows >= 0) outbox.sendReadReply(shows, () -> reply.reply(response));
                 else outbox.sendReply(() -> reply.reply(response));
             };
-            if (arrival != null) partition.onFirstRoundRead(outgoing, (FirstRoundRead) request, arrival);
+            if (arrival != null) partition.onRead(outgoing, request, arrival);
             else partition.onClientRequest(outgoing, request);
         } catch (RuntimeException e) {
             internalErrors.incrementAndGet();
@@ -254,9 +262,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
          * than the durability news said, so the partition answered at the whole prefix), for the writes that prefix
          * rests on.
          */
-        void sendReadReply(ReadReply answer, Runnable transmit) {
-            int self = ring.self();
-            long shown = Math.max(answer.snapshot().get(self), answer.maxCommitClock().get(self));
+        void sendReadReply(long shown, Runnable transmit) {
             CompletableFuture<Void> durable = shown <= partition.readableSettled() ? DONE : settledDurable;
             CompletableFuture<Void> ready = lease == null ? durable : durable == DONE ? lease.afterNow()
                     : CompletableFuture.allOf(durable, lease.afterNow());

@@ -1,0 +1,12 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.primitives.Key;
+
+import java.util.List;
+
+/** {@link FirstRoundRead} on the wire with its clock relative to a stable base; the partition answers {@link CompactReadReply}. */
+public record CompactFirstRoundRead(long requestId, List<Key> keys, BasedClock clock, long rebaseTo) implements ClientRequest {
+    public CompactFirstRoundRead {
+        keys = List.copyOf(keys);
+    }
+}

@@ -1,0 +1,13 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.primitives.Key;
+
+import java.util.List;
+
+/** {@link SecondRoundRead} on the wire with its clock relative to a stable base; the partition answers {@link CompactReadReply}. */
+public record CompactSecondRoundRead(long requestId, List<Key> keys, BasedClock clock, long firstRoundTime)
+        implements ClientRequest {
+    public CompactSecondRoundRead {
+        keys = List.copyOf(keys);
+    }
+}

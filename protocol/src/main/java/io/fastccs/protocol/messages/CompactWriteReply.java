@@ -1,0 +1,11 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.primitives.TxnId;
+
+/**
+ * {@link WriteReply} on the wire, the commit clock as a difference from the request's clock ({@code null} unless
+ * COMMITTED).
+ */
+public record CompactWriteReply(long requestId, TxnId txnId, Outcome outcome, ClockDiff commitClock, long commitTime)
+        implements ClientResponse {
+}

@@ -89,11 +89,6 @@ public final class ClientSession {
         time = Math.max(time, observedTime);
     }
 
-    /** The stable base epoch requests name (0: none, every non-zero entry is named). */
-    public long baseEpoch() {
-        return baseEpoch;
-    }
-
     /**
      * {@code request} as it goes on the wire: its clock relative to the session's stable base; the first round one
      * sent with a clock asks to move to a newer base, if a partition named one.
@@ -106,13 +101,13 @@ public final class ClientSession {
         // its other entries relative to epoch 0.
         if (baseEpoch == 0 && newestStable == 0) {
             boolean large = c.size() > PartitionConfig.DEFAULT_STABILIZATION_FANOUT + 1;
-            return large && nonZero(c).cardinality() * 2 < c.size() ? ClockCompaction.compact(request, 0, nonZero(c), 0) : request;
+            return large && nonZero(c).cardinality() * 2 < c.size() ? compactFull(request) : request;
         }
-        if (c.size() != clock.size()) return ClockCompaction.compact(request, 0, nonZero(c), 0);
+        if (c.size() != clock.size()) return compactFull(request);
         BitSet named = (BitSet) explicit.clone();
         for (int k = 0; k < c.size(); k++) {
             if (c.get(k) > clock.get(k)) named.set(k); // a round two's merged clock: what this read learned
-            else if (c.get(k) < clock.get(k)) return ClockCompaction.compact(request, 0, nonZero(c), 0); // not ours
+            else if (c.get(k) < clock.get(k)) return compactFull(request); // not ours
         }
         long rebaseTo = 0;
         if (request instanceof FirstRoundRead && newestStable > baseEpoch && !c.equals(rebaseAskedFor)) {

@@ -57,6 +57,16 @@ public final class ClockCompaction {
         return request;
     }
 
+    /**
+     * The highest sequence number of partition {@code self} a read answer, full or compact, shows (its snapshot's or
+     * returned versions' own entry): what a host holds it back for until durable; -1 for any other response.
+     */
+    public static long shows(ClientResponse response, int self) {
+        if (response instanceof ReadReply r) return Math.max(r.snapshot().get(self), r.maxCommitClock().get(self));
+        if (response instanceof CompactReadReply r) return r.shows();
+        return -1;
+    }
+
     /** The clock of a compact request, null for others. */
     public static BasedClock basedClockOf(ClientRequest request) {
         if (request instanceof CompactFirstRoundRead r) return r.clock();

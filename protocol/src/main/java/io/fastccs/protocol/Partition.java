@@ -14,7 +14,6 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.CheckCommit;
 import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -244,7 +243,7 @@ public final class Partition {
                 decide(t.record.txnId(), t.record.participants(), Outcome.ABORTED, null, 0);
             } else {
                 // Decided before the crash but maybe not sent, and not applied here: finish both now.
-                PeerMessage m = d.outcome() == Outcome.COMMITTED ? commitMessage(d) : new Abort(d.txnId());
+                PeerMessage m = d.outcome() == Outcome.COMMITTED ? commitMessage(d, 0) : new Abort(d.txnId());
                 for (int p : d.participants()) if (p != self) peers.send(p, m);
                 if (d.outcome() == Outcome.COMMITTED) commitLocal(t, d.commitClock(), d.commitTime());
                 else abortLocal(t);
@@ -409,7 +408,7 @@ public final class Partition {
         VectorClock requestClock = ClockCompaction.clockOf(full);
         long rebaseTo = compact instanceof CompactFirstRoundRead r ? r.rebaseTo() : 0;
         ClientReply compacting = response -> reply.reply(ClockCompaction.compact(response, requestClock, self,
-                shows(response), stableEpoch(), rebaseTo > 0 ? rebase(requestClock, rebaseTo) : null));
+                ClockCompaction.shows(response, self), stableEpoch(), rebaseTo > 0 ? rebase(requestClock, rebaseTo) : null));
         // Our commit decision, if we coordinate this write, goes relative to the base its client named: the commit
         // clock is the client's clock with the participants' sequence numbers, so it names little beyond it.
         requestBaseEpoch = based.epoch();
@@ -437,11 +436,6 @@ public final class Partition {
     /** Tests: the stable base of {@code epoch} this partition knows, or null. */
     long[] baseForTest(long epoch) {
         return baseOf(epoch);
-    }
-
-    /** A read answer's own highest sequence number it shows: what a host holds it back for until durable. */
-    private long shows(ClientResponse response) {
-        return response instanceof ReadReply r ? Math.max(r.snapshot().get(self), r.maxCommitClock().get(self)) : 0;
     }
 
     /** What a client needs to move its clock {@code c} to the base of {@code epoch}; null if we do not know it. */
@@ -691,8 +685,7 @@ public final class Partition {
         // The root sends what rose down at once, at most twice an interval, rather than at its next tick: a
         // settled prefix then comes down about as soon as all-to-all would bring it (docs/design.md).
         long now = time.nowMicros();
-        if (now - lastDownAt >= config.stabilizationIntervalMicros() / 2)
-            sendDown(now, config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self]);
+        if (now - lastDownAt >= config.stabilizationIntervalMicros() / 2) sendDown(now, ownReport());
     }
 
     /** What came down from our parent: taken for every partition but ourselves, and passed on to our children. */
@@ -750,7 +743,7 @@ public final class Partition {
         TxnId id = p.txnId();
         Decision d = decisions.get(id);
         if (d != null) { // a late or repeated vote: tell the voter what was decided
-            peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d) : new Abort(id));
+            peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d, 0) : new Abort(id));
             return;
         }
         Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(time.nowMicros()));
@@ -780,8 +773,8 @@ public final class Partition {
         // equals sn_p because a participant's sn exceeds anything a client can have seen of it).
         long[] commit = c.clientClock.toArray();
         for (Map.Entry<Integer, Long> vote : c.votes.entrySet()) commit[vote.getKey()] = vote.getValue();
-        commitBaseEpoch = c.clientBaseEpoch;
-        decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit), commitTime(c.dependencyTime));
+        decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit), commitTime(c.dependencyTime),
+                c.clientBaseEpoch);
     }
 
     /**
@@ -795,27 +788,33 @@ public final class Partition {
         return t;
     }
 
-    /** The base epoch of the client of the write being decided now (0: none), for {@link #commitMessage}. */
-    private long commitBaseEpoch;
     /** The base epoch of the compact request being handled (0: none). */
     private long requestBaseEpoch;
 
     /**
      * The decision for a participant. Between partitions that stabilize up and down a tree, the commit clock goes
-     * relative to a stable base it is at least (the base its client named, which every participant expanded the
-     * request with, else our newest), else whole (docs/design.md, "Clocks relative to a stable base").
+     * relative to a stable base it is at least ({@code clientBaseEpoch}, the base its client named, which every
+     * participant expanded the request with, else our newest), else whole (docs/design.md, "Clocks relative to a stable
+     * base").
      */
-    private PeerMessage commitMessage(Decision d) {
-        long epoch = commitBaseEpoch;
-        commitBaseEpoch = 0;
+    private PeerMessage commitMessage(Decision d, long clientBaseEpoch) {
+        long epoch = clientBaseEpoch;
         // The client's base only while it is recent enough that the participants surely keep it too.
         if (epoch == 0 || bases == null || bases.newest() - epoch > BaseWindow.KEPT / 2) epoch = stableEpoch();
-        BasedClock based = epoch == 0 || bases == null || d.commitClock().size() != n ? null : bases.relativeTo(d.commitClock(), epoch);
-        return based != null ? new CompactCommit(d.txnId(), based, d.commitTime()) : new Commit(d.txnId(), d.commitClock(), d.commitTime());
+        BasedClock based = epoch == 0 || bases == null || d.commitClock().size() != n ? null
+                : bases.relativeTo(d.commitClock(), epoch);
+        return based != null ? new CompactCommit(d.txnId(), based, d.commitTime())
+                : new Commit(d.txnId(), d.commitClock(), d.commitTime());
     }
 
     /** Records the decision durably, tells the other participants, then applies it here. */
     private void decide(TxnId id, List<Integer> participants, Outcome outcome, VectorClock commitClock, long commitTime) {
+        decide(id, participants, outcome, commitClock, commitTime, 0);
+    }
+
+    /** As above; a commit goes to the participants relative to {@code clientBaseEpoch} if it can (0: none). */
+    private void decide(TxnId id, List<Integer> participants, Outcome outcome, VectorClock commitClock, long commitTime,
+                        long clientBaseEpoch) {
         if (decisions.containsKey(id)) throw new IllegalStateException("transaction " + id + " is already decided");
         Decision d = new Decision(id, outcome, commitClock, commitTime, participants == null ? List.of() : participants,
                 time.nowMicros());
@@ -823,7 +822,7 @@ public final class Partition {
         decisions.put(id, d);
         coordinating.remove(id);
         if (participants != null) {
-            PeerMessage m = outcome == Outcome.COMMITTED ? commitMessage(d) : new Abort(id);
+            PeerMessage m = outcome == Outcome.COMMITTED ? commitMessage(d, clientBaseEpoch) : new Abort(id);
             for (int p : participants) if (p != self) peers.send(p, m);
         }
         LocalTxn own = pending.get(id);
@@ -887,7 +886,7 @@ public final class Partition {
                 d = presumeAbort(c.txnId());
             }
         }
-        peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d) : new Abort(c.txnId()));
+        peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d, 0) : new Abort(c.txnId()));
     }
 
     /** COMMIT_LOCAL (algorithm 2, lines 38-44): install the versions; they stay invisible until the prefix reaches them. */
@@ -972,7 +971,7 @@ public final class Partition {
      */
     private void stabilize(long now) {
         if (tree != null) {
-            long own = config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self];
+            long own = ownReport();
             if (!tree.isRoot()) {
                 StabilizationTree.Report r = tree.report(svc, own, now, config.stabilizationHeartbeatMicros(), false);
                 if (r == null) return;
@@ -990,6 +989,11 @@ public final class Partition {
         metrics.stabilizationsSent++;
         lastStabilizedValue = settled;
         lastStabilizationSentAt = now;
+    }
+
+    /** What we report of ourselves up and down the tree: our settled prefix. */
+    private long ownReport() {
+        return config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self];
     }
 
     /**

@@ -9,9 +9,10 @@ import java.util.List;
 /**
  * Where one partition sends stabilization when there are more partitions than {@code fanout + 1}: the partitions form
  * a tree of that fan-out numbered as a heap (partition 0 the root, the children of i are {@code fanout*i+1} to
- * {@code fanout*i+fanout}). Each interval a partition reports to its parent what rose in its subtree, the root sends
- * what rose anywhere to its children, and every partition forwards what comes down to its own children as it arrives:
- * 2(N-1) messages an interval, each partition sending to at most {@code fanout + 1} peers, instead of N(N-1).
+ * {@code fanout*i+fanout}). Each interval a partition reports to its parent what rose in its subtree (reports from
+ * below are relayed as they come), the root sends what rose anywhere to its children, and every partition forwards what
+ * comes down to its own children as it arrives: a few messages per partition an interval, each partition sending to at
+ * most {@code fanout + 1} peers, instead of N(N-1).
  * docs/design.md, "Stabilization up and down a tree".
  */
 final class StabilizationTree {

@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.ClockCompaction;
 import io.fastccs.protocol.Partition;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
@@ -9,10 +10,8 @@ import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
-import io.fastccs.protocol.messages.CompactReadReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
@@ -142,11 +141,8 @@ final class SimPartitions {
      */
     private boolean leavesAtOnce(int p, ClientResponse response) {
         if (groups == null || partitions[p] == null) return false;
-        long shown;
-        if (response instanceof ReadReply answer) shown = Math.max(answer.snapshot().get(p), answer.maxCommitClock().get(p));
-        else if (response instanceof CompactReadReply answer) shown = answer.shows();
-        else return false;
-        return shown <= fastccs(p).readableSettled();
+        long shown = ClockCompaction.shows(response, p);
+        return shown >= 0 && shown <= fastccs(p).readableSettled();
     }
 
     /** Something partition p's current leader sends: with replica groups, it leaves once its step has committed. */

@@ -1,5 +1,6 @@
 package io.fastccs.server.node;
 
+import io.fastccs.protocol.ClockCompaction;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Partition;
 import io.fastccs.protocol.PartitionMetrics;
@@ -12,12 +13,10 @@ import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
-import io.fastccs.protocol.messages.CompactReadReply;
 import io.fastccs.protocol.messages.CompactSecondRoundRead;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.server.storage.DurablePartitionStore;
@@ -177,8 +176,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {
         try {
             ClientReply outgoing = response -> {
-                long shows = response instanceof ReadReply answer ? Math.max(answer.snapshot().get(ring.self()),
-                        answer.maxCommitClock().get(ring.self())) : response instanceof CompactReadReply c ? c.shows() : -1;
+                long shows = ClockCompaction.shows(response, ring.self());
                 if (shows >= 0) outbox.sendReadReply(shows, () -> reply.reply(response));
                 else outbox.sendReply(() -> reply.reply(response));
             };

@@ -991,9 +991,14 @@ public final class Partition {
         lastStabilizationSentAt = now;
     }
 
-    /** What we report of ourselves up and down the tree: our settled prefix. */
+    /**
+     * What we report of ourselves up and down the tree: the durable part of our settled prefix (all of it when the host
+     * does not track durability). The tree's entries become stable bases, and a client raises its clock to a base: with
+     * replica groups, a prefix not yet durable could be lost in a failover and its sequence numbers given again, and a
+     * clock holding it would then claim transactions its session never saw.
+     */
     private long ownReport() {
-        return config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : svc[self];
+        return config.has(Bug.TREE_REPORTS_UNSETTLED) ? lastSequence : readableSettled();
     }
 
     /**

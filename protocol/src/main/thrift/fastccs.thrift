@@ -34,7 +34,10 @@ struct TxnId {
 /** One write of a transactional_batch_mutate (algorithm 1, line 23). */
 struct KeyValue {
   1: binary key
+  /** The value of a put, or the operand of a commutative operation (WriteKind, Operands). */
   2: binary value
+  /** The WriteKind's number: absent for a put; 1 add, 2 max, 3 set add, 4 set remove, 5 top-k insert. */
+  3: optional byte kind
 }
 
 /**
@@ -49,6 +52,8 @@ struct ReadValue {
    * in WrenSliceReply the version's commit time.
    */
   3: i64 sequence
+  /** The key's KeyType number when it is a typed key (the value is then the fold of its operations); absent: plain. */
+  4: optional byte type
 }
 
 /**
@@ -62,6 +67,8 @@ struct WaitingVersion {
   3: i64 sequence
   4: list<i64> commitClock
   5: i64 commitTime
+  /** The WriteKind's number of a commutative operation the client folds in; absent for a put. */
+  6: optional byte kind
 }
 
 /** What became of a write-only transaction. Values match io.fastccs.protocol.messages.Outcome. */
@@ -728,6 +735,7 @@ struct CompactWaitingVersion {
   /** Raised to the request's clock, as differences from it. */
   4: ClockDiff commitClock
   5: i64 commitTime
+  6: optional byte kind
 }
 
 /** ReadReply with its clocks as differences from the request's; maxCommitClock and waiting first raised to it. */
@@ -757,6 +765,13 @@ struct CompactWriteReply {
 }
 
 /** Commit between partitions that stabilize up and down a tree: the commit clock relative to a stable base. */
+/** A participant's vote against a write it refused (an operation of the wrong type for its key): abort at once. */
+struct Refused {
+  1: TxnId txnId
+  2: i32 fromPartition
+  3: list<i32> participants
+}
+
 struct CompactCommit {
   1: TxnId txnId
   2: BasedClock commitClock
@@ -797,7 +812,8 @@ union Body {
   23: HelloReply helloReply
   24: CompactWriteReply compactWriteReply
   25: CompactCommit compactCommit
-  // 26-29: free.
+  26: Refused refused
+  // 27-29: free.
   // The other protocols' messages, a block of ids each. Ids from 16 on cost one byte more than 1-15 in the frame
   // header, from 64 on two more.
   // 30-39: eventual.

@@ -59,5 +59,16 @@ public enum Bug {
      * more than the client holds, and their answers, differences from that larger clock applied to the client's own,
      * understate what it read.
      */
-    REBASE_WITHOUT_LIFT
+    REBASE_WITHOUT_LIFT,
+    /**
+     * A typed key's read folds every operation whose sequence number is within the snapshot's own entry, a prefix of
+     * this partition's sequence order, instead of those whose commit clock is within the snapshot: it counts operations
+     * whose other participants the snapshot does not cover yet (fractured reads) and skips none it should.
+     */
+    FOLD_IN_SEQUENCE_ORDER,
+    /**
+     * Garbage collection writes the base that folds a typed key's old operations but leaves those operations in place:
+     * every later read applies them twice (a counter counts them double).
+     */
+    TYPED_OP_APPLIED_TWICE
 }

@@ -1,5 +1,8 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.messages.KeyValue;
+import java.util.List;
+
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -177,4 +180,9 @@ public final class ClientSession {
     public WriteTransaction write(Map<Key, byte[]> writes, RandomGenerator random) {
         return new WriteTransaction(this, new TxnId(clientId, ++nextTxnSequence), writes, random);
     }
+    /** A write-only transaction of puts and commutative operations, one per key. */
+    public WriteTransaction write(List<KeyValue> operations, RandomGenerator random) {
+        return new WriteTransaction(this, new TxnId(clientId, ++nextTxnSequence), operations, random);
+    }
+
 }

@@ -101,7 +101,7 @@ public final class ClockCompaction {
             List<CompactWaitingVersion> waiting = new ArrayList<>(r.waiting().size());
             for (WaitingVersion w : r.waiting())
                 waiting.add(new CompactWaitingVersion(w.key(), w.value(), w.sequence(),
-                        ClockDiff.between(requestClock, w.commitClock().max(requestClock)), w.commitTime()));
+                        ClockDiff.between(requestClock, w.commitClock().max(requestClock)), w.commitTime(), w.kind()));
             VectorClock ownEntry = r.snapshot().get(self) == requestClock.get(self) ? requestClock
                     : requestClock.with(self, r.snapshot().get(self));
             return new CompactReadReply(r.requestId(), r.values(), ClockDiff.between(requestClock, ownEntry),
@@ -124,7 +124,7 @@ public final class ClockCompaction {
             List<WaitingVersion> waiting = new ArrayList<>(r.waiting().size());
             for (CompactWaitingVersion w : r.waiting())
                 waiting.add(new WaitingVersion(w.key(), w.value(), w.sequence(), w.commitClock().applyTo(requestClock),
-                        w.commitTime()));
+                        w.commitTime(), w.kind()));
             return new ReadReply(r.requestId(), r.values(), r.snapshot().applyTo(requestClock),
                     r.maxCommitClock().applyTo(requestClock), r.maxCommitTime(), r.serverTime(), waiting, r.waitingComplete(),
                     r.stableEpoch());

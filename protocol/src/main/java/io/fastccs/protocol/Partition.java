@@ -24,6 +24,11 @@ import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.Prepared;
+import io.fastccs.protocol.messages.Refused;
+import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.typed.Operands;
+import io.fastccs.protocol.typed.TypedFold;
+import io.fastccs.protocol.typed.WriteKind;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
@@ -514,46 +519,96 @@ public final class Partition {
         List<ReadValue> values = new ArrayList<>(keys.size());
         long[] maxCommit = new long[n];
         long maxCommitTime = 0;
-        List<WaitingVersion> waiting = List.of();
-        boolean waitingComplete = listWaiting;
-        long waitingBytes = 0;
+        Waiting waiting = new Waiting(listWaiting);
         for (Key key : keys) {
             metrics.keysRead++;
             ReadValue value = null;
             if (config.has(Bug.EXPOSE_PENDING)) value = newestPending(key, maxCommit);
             if (value == null) {
-                Version found = null;
-                for (Version v : store.versions(key)) {
-                    if (!v.commitClock().leq(at)) {
-                        // Settled here but waiting for another partition's entry: a larger clock could show it.
-                        if (waitingComplete && v.sequence() <= at[self] && !config.has(Bug.HIDDEN_VERSIONS_UNREPORTED)) {
-                            waitingBytes += key.length() + v.value().length + 10L * n + 20;
-                            if (waitingBytes > MAX_WAITING_BYTES) {
-                                waitingComplete = false; // the client will ask again: no use listing more
-                                waiting = List.of();
-                            } else {
-                                if (waiting.isEmpty()) waiting = new ArrayList<>();
-                                waiting.add(new WaitingVersion(key, v.value(), v.sequence(), v.commitClock(), v.commitTime()));
-                            }
+                List<Version> versions = store.versions(key);
+                KeyType type = TypedFold.typeOf(versions);
+                if (type != KeyType.REGISTER) {
+                    value = foldAt(key, type, versions, at, maxCommit, waiting);
+                    maxCommitTime = Math.max(maxCommitTime, foldedCommitTime);
+                } else {
+                    Version found = null;
+                    for (Version v : versions) {
+                        if (!v.commitClock().leq(at)) {
+                            waiting.consider(key, v, at[self]);
+                            continue;
                         }
-                        continue;
+                        if (!config.has(Bug.NEWEST_BY_SEQUENCE)) {
+                            found = v;
+                            break;
+                        }
+                        if (found == null || v.sequence() > found.sequence()) found = v;
                     }
-                    if (!config.has(Bug.NEWEST_BY_SEQUENCE)) {
-                        found = v;
-                        break;
+                    if (found != null) {
+                        found.commitClock().maxInto(maxCommit);
+                        maxCommitTime = Math.max(maxCommitTime, found.commitTime());
+                        value = new ReadValue(key, found.value(), found.sequence());
                     }
-                    if (found == null || v.sequence() > found.sequence()) found = v;
-                }
-                if (found != null) {
-                    found.commitClock().maxInto(maxCommit);
-                    maxCommitTime = Math.max(maxCommitTime, found.commitTime());
-                    value = new ReadValue(key, found.value(), found.sequence());
                 }
             }
             values.add(value != null ? value : new ReadValue(key, null, 0));
         }
         return new ReadReply(requestId, values, VectorClock.of(snapshot), VectorClock.wrap(maxCommit), maxCommitTime,
-                serverTime, waiting, waitingComplete, stableEpoch());
+                serverTime, waiting.list, waiting.complete, stableEpoch());
+    }
+
+    /** The largest commit time among the operations {@link #foldAt} folded last. */
+    private long foldedCommitTime;
+
+    /**
+     * A typed key's value at {@code at}: the fold of every operation whose commit clock is within it, and the base that
+     * garbage collection folded older ones into (within every snapshot a read may still use: see collectGarbage). The
+     * operations left out that are settled here wait in the answer, as versions do, so the client can fold them in
+     * at its merged clock (docs/design.md, "Commutative operations").
+     */
+    private ReadValue foldAt(Key key, KeyType type, List<Version> versions, long[] at, long[] maxCommit, Waiting waiting) {
+        TypedFold fold = new TypedFold(type);
+        long sequence = 0;
+        foldedCommitTime = 0;
+        for (Version v : versions) {
+            boolean visible = v.kind() == WriteKind.FOLDED
+                    || (config.has(Bug.FOLD_IN_SEQUENCE_ORDER) ? v.sequence() <= at[self] : v.commitClock().leq(at));
+            if (!visible) {
+                waiting.consider(key, v, at[self]);
+                continue;
+            }
+            fold.add(v);
+            v.commitClock().maxInto(maxCommit);
+            foldedCommitTime = Math.max(foldedCommitTime, v.commitTime());
+            sequence = Math.max(sequence, v.sequence());
+        }
+        return new ReadValue(key, fold.result(), sequence, type);
+    }
+
+    /**
+     * The versions a read answer lists as waiting: settled here (sequence number within the snapshot's own entry) but
+     * left out for another partition's entry of their commit clock. At most about {@link #MAX_WAITING_BYTES}; beyond
+     * that the answer says its list is incomplete and the client asks again.
+     */
+    private final class Waiting {
+        List<WaitingVersion> list = List.of();
+        boolean complete;
+        long bytes;
+
+        Waiting(boolean listing) {
+            this.complete = listing;
+        }
+
+        void consider(Key key, Version v, long ownEntry) {
+            if (!complete || v.sequence() > ownEntry || config.has(Bug.HIDDEN_VERSIONS_UNREPORTED)) return;
+            bytes += key.length() + v.value().length + 10L * n + 20;
+            if (bytes > MAX_WAITING_BYTES) {
+                complete = false; // the client will ask again: no use listing more
+                list = List.of();
+                return;
+            }
+            if (list.isEmpty()) list = new ArrayList<>();
+            list.add(new WaitingVersion(key, v.value(), v.sequence(), v.commitClock(), v.commitTime(), v.kind()));
+        }
     }
 
     private ReadValue newestPending(Key key, long[] maxCommit) {
@@ -598,6 +653,11 @@ public final class Partition {
             reply.reply(new WriteReply(w.requestId(), id, Outcome.ABORTED, null, 0));
             return;
         }
+        String mismatch = typeMismatch(w.writes());
+        if (mismatch != null) {
+            refuseWrite(reply, w, mismatch);
+            return;
+        }
         if (w.clock().get(self) > svc[self]) metrics.clockAhead++;
 
         long sequence = ++lastSequence;
@@ -629,6 +689,60 @@ public final class Partition {
         }
     }
 
+    /**
+     * Null if every operation fits its key's type, else why not. A key's type is fixed by its first operation: that of
+     * its stored versions, else of a transaction prepared here and not settled yet (if that one aborts, the key is
+     * free again). Top-k keys also fix their k.
+     */
+    private String typeMismatch(List<KeyValue> writes) {
+        for (KeyValue kv : writes) {
+            List<Version> versions = store.versions(kv.key());
+            KeyType fixed = null;
+            int k = 0;
+            if (!versions.isEmpty()) {
+                fixed = TypedFold.typeOf(versions);
+                k = TypedFold.topkOf(versions);
+            } else {
+                for (LocalTxn t : unsettled.values()) {
+                    if (t.outcome == Outcome.ABORTED) continue;
+                    for (KeyValue other : t.record.writes()) {
+                        if (!other.key().equals(kv.key())) continue;
+                        fixed = other.kind().keyType();
+                        if (other.kind() == WriteKind.TOPK_INSERT) k = Operands.topkK(other.value());
+                    }
+                }
+            }
+            if (fixed == null) continue;
+            if (fixed != kv.kind().keyType())
+                return "key " + kv.key() + " is " + fixed.description() + ": " + kv.kind() + " refused (a key keeps the type "
+                        + "of its first operation)";
+            if (fixed == KeyType.TOPK && k != Operands.topkK(kv.value()))
+                return "key " + kv.key() + " is a top-" + k + ": an insert with k = " + Operands.topkK(kv.value()) + " refused";
+        }
+        return null;
+    }
+
+    /**
+     * Refuses a write we will not prepare, and tells its coordinator, which aborts it at once: the other participants
+     * may have prepared it, and would otherwise hold it for a transaction timeout.
+     */
+    private void refuseWrite(ClientReply reply, WriteRequest w, String why) {
+        metrics.writesRefused++;
+        refuse(reply, invalid(w.requestId(), why));
+        if (w.coordinator() == self) {
+            if (!decisions.containsKey(w.txnId())) decide(w.txnId(), w.participants(), Outcome.ABORTED, null, 0);
+        } else {
+            peers.send(w.coordinator(), new Refused(w.txnId(), self, w.participants()));
+        }
+    }
+
+    private void onRefused(int from, Refused r) {
+        if (r.from() != from || !validParticipants(r.participants()) || !r.participants().contains(from)
+                || !r.participants().contains(self) || decisions.containsKey(r.txnId())) return;
+        Coordination c = coordinating.get(r.txnId());
+        decide(r.txnId(), c != null && c.participants != null ? c.participants : r.participants(), Outcome.ABORTED, null, 0);
+    }
+
     /** A client asks the coordinator what became of a transaction it lost track of. */
     public void onOutcomeQuery(ClientReply reply, OutcomeQuery q) {
         Decision d = decisions.get(q.txnId());
@@ -653,6 +767,7 @@ public final class Partition {
         else if (message instanceof StabilizeUp u) onStabilizeUp(from, u);
         else if (message instanceof StabilizeDown d) onStabilizeDown(from, d);
         else if (message instanceof CompactCommit c) onCompactCommit(from, c);
+        else if (message instanceof Refused r) onRefused(from, r);
         else throw new IllegalArgumentException("unknown peer message " + message);
     }
 
@@ -904,7 +1019,10 @@ public final class Partition {
 
     private void installVersions(LocalTxn t) {
         for (KeyValue kv : t.record.writes()) {
-            store.putVersion(kv.key(), new Version(t.sequence(), t.commitClock, t.commitTime, kv.value()));
+            // A remove keeps what its session had seen: it removes exactly the adds within that (TypedFold).
+            byte[] value = kv.kind() != WriteKind.SET_REMOVE ? kv.value()
+                    : new TypedFold.RemoveOperand(kv.value(), t.record.clientClock()).encode();
+            store.putVersion(kv.key(), new Version(t.sequence(), t.commitClock, t.commitTime, value, kv.kind()));
             gcCandidates.add(kv.key());
         }
     }
@@ -1067,6 +1185,11 @@ public final class Partition {
             Key key = it.next();
             if (!store.versionsInMemory(key)) continue; // never wait for the disk here; a later pass collects it
             List<Version> versions = store.versions(key);
+            KeyType type = TypedFold.typeOf(versions);
+            if (type != KeyType.REGISTER) {
+                if (foldOld(key, type, versions, old.svc())) it.remove();
+                continue;
+            }
             int keep = -1;
             for (int i = 0; i < versions.size(); i++)
                 if (versions.get(i).commitClock().leq(old.svc())) {
@@ -1080,6 +1203,33 @@ public final class Partition {
             }
             if (keep == 0 || count <= 1) it.remove(); // only one version left that any read can want
         }
+    }
+
+    /**
+     * Folds a typed key's operations that every read still allowed sees (commit clock within svc as it was a retention
+     * ago, the same bound as for versions above) into one base version. Returns whether nothing is left to fold.
+     */
+    private boolean foldOld(Key key, KeyType type, List<Version> versions, long[] oldSvc) {
+        List<Version> folded = new ArrayList<>();
+        for (Version v : versions) if (v.kind() == WriteKind.FOLDED || v.commitClock().leq(oldSvc)) folded.add(v);
+        if (folded.size() >= 2) {
+            TypedFold fold = new TypedFold(type);
+            long[] clock = new long[n];
+            long sequence = 0, commitTime = 0;
+            for (Version v : folded) {
+                fold.add(v);
+                v.commitClock().maxInto(clock);
+                sequence = Math.max(sequence, v.sequence());
+                commitTime = Math.max(commitTime, v.commitTime());
+            }
+            Version base = new Version(sequence, VectorClock.wrap(clock), commitTime, fold.base(), WriteKind.FOLDED);
+            long s = sequence;
+            List<Version> replaced = config.has(Bug.TYPED_OP_APPLIED_TWICE)
+                    ? folded.stream().filter(v -> v.sequence() == s).toList() : folded;
+            store.replaceVersions(key, replaced, base);
+            metrics.versionsCollected += folded.size() - 1;
+        }
+        return folded.size() == versions.size();
     }
 
     /**

@@ -9,6 +9,7 @@ public final class PartitionMetrics {
     long secondRoundReads;
     long keysRead;
     long writesPrepared;
+    long writesRefused;
     long writesCommitted;
     long writesAborted;
     long coordinatorTimeouts;
@@ -31,6 +32,8 @@ public final class PartitionMetrics {
     public long secondRoundReads() { return secondRoundReads; }
     public long keysRead() { return keysRead; }
     public long writesPrepared() { return writesPrepared; }
+    /** Writes refused before preparing (an operation of the wrong type for its key). */
+    public long writesRefused() { return writesRefused; }
     public long writesCommitted() { return writesCommitted; }
     public long writesAborted() { return writesAborted; }
     /** Transactions this partition coordinated and aborted because a vote did not arrive in time. */

@@ -10,6 +10,10 @@ import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.WaitingVersion;
+import io.fastccs.protocol.primitives.Version;
+import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.typed.TypedFold;
+import io.fastccs.protocol.typed.WriteKind;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -127,7 +131,8 @@ public final class ReadTransaction {
         if (!session.has(Bug.SKIP_SECOND_ROUND)) {
             for (Map.Entry<Integer, ReadReply> i : firstRound.entrySet()) {
                 if (coversAll(i.getValue().snapshot())) continue;
-                if (i.getValue().waitingComplete() && merged.get(i.getKey()) <= i.getValue().snapshot().get(i.getKey())) {
+                if (i.getValue().waitingComplete() && merged.get(i.getKey()) <= i.getValue().snapshot().get(i.getKey())
+                        && !waitingRemoveWithin(i.getValue())) {
                     resolved.put(i.getKey(), atMergedClock(i.getValue()));
                     ruledOut++;
                     continue;
@@ -144,13 +149,37 @@ public final class ReadTransaction {
         return out;
     }
 
-    /** {@code first} as a round two at the merged clock would answer: a listed waiting version replaces a value it covers. */
+    /** Whether a set remove waits within the merged clock: the client cannot fold it in (TypedFold), so it reads again. */
+    private boolean waitingRemoveWithin(ReadReply first) {
+        for (WaitingVersion w : first.waiting())
+            if (w.kind() == WriteKind.SET_REMOVE && w.commitClock().leq(merged)) return true;
+        return false;
+    }
+
+    /**
+     * {@code first} as a round two at the merged clock would answer: a listed waiting version replaces a value it covers;
+     * a typed key's waiting operations within the clock are folded into its value.
+     */
     private ReadReply atMergedClock(ReadReply first) {
         if (first.waiting().isEmpty()) return first;
         List<ReadValue> values = new ArrayList<>(first.values().size());
         VectorClock maxCommit = first.maxCommitClock();
         long maxCommitTime = first.maxCommitTime();
         for (ReadValue v : first.values()) {
+            if (v.type() != KeyType.REGISTER) {
+                TypedFold fold = new TypedFold(v.type()).addResult(v.value());
+                long sequence = v.sequence();
+                for (WaitingVersion w : first.waiting()) {
+                    if (!w.key().equals(v.key()) || !(session.has(Bug.WAITING_VERSION_UNCHECKED) || w.commitClock().leq(merged)))
+                        continue;
+                    fold.add(new Version(w.sequence(), w.commitClock(), w.commitTime(), w.value(), w.kind()));
+                    maxCommit = maxCommit.max(w.commitClock());
+                    maxCommitTime = Math.max(maxCommitTime, w.commitTime());
+                    sequence = Math.max(sequence, w.sequence());
+                }
+                values.add(new ReadValue(v.key(), fold.result(), sequence, v.type()));
+                continue;
+            }
             WaitingVersion chosen = null;
             for (WaitingVersion w : first.waiting()) // newest first per key
                 if (w.key().equals(v.key()) && (session.has(Bug.WAITING_VERSION_UNCHECKED) || w.commitClock().leq(merged))) {

@@ -1,5 +1,7 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.typed.Operands;
+
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
@@ -66,6 +68,8 @@ public final class RequestChecks {
             if (kv.value().length > config.maxValueBytes())
                 return invalid(requestId, "value of " + kv.value().length + " bytes for key " + kv.key()
                         + ", more than the maximum of " + config.maxValueBytes());
+            String problem = Operands.problem(kv.kind(), kv.value());
+            if (problem != null) return invalid(requestId, kv.kind() + " on key " + kv.key() + " " + problem);
         }
         return null;
     }

@@ -44,14 +44,27 @@ public final class WriteTransaction {
     private boolean started;
 
     WriteTransaction(ClientSession session, TxnId txnId, Map<Key, byte[]> writes, RandomGenerator random) {
-        if (writes.isEmpty()) throw new IllegalArgumentException("a write needs at least one key");
+        this(session, txnId, puts(writes), random);
+    }
+
+    /** A write of puts and commutative operations, one per key ({@link io.fastccs.protocol.typed.WriteKind}). */
+    WriteTransaction(ClientSession session, TxnId txnId, List<KeyValue> operations, RandomGenerator random) {
+        if (operations.isEmpty()) throw new IllegalArgumentException("a write needs at least one key");
         this.session = session;
         this.txnId = txnId;
-        for (Map.Entry<Key, byte[]> e : new LinkedHashMap<>(writes).entrySet())
-            writesByPartition.computeIfAbsent(session.topology().ownerOf(e.getKey()), p -> new ArrayList<>())
-                    .add(new KeyValue(e.getKey(), e.getValue()));
+        java.util.Set<Key> seen = new java.util.HashSet<>();
+        for (KeyValue kv : operations) {
+            if (!seen.add(kv.key())) throw new IllegalArgumentException("key " + kv.key() + " has two operations in one write");
+            writesByPartition.computeIfAbsent(session.topology().ownerOf(kv.key()), p -> new ArrayList<>()).add(kv);
+        }
         this.participants = List.copyOf(writesByPartition.keySet());
         this.coordinator = participants.get(random.nextInt(participants.size()));
+    }
+
+    private static List<KeyValue> puts(Map<Key, byte[]> writes) {
+        List<KeyValue> puts = new ArrayList<>(writes.size());
+        for (Map.Entry<Key, byte[]> e : new LinkedHashMap<>(writes).entrySet()) puts.add(new KeyValue(e.getKey(), e.getValue()));
+        return puts;
     }
 
     public TxnId txnId() {

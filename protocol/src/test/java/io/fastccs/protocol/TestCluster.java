@@ -227,6 +227,11 @@ final class TestCluster {
         }
 
         @Override
+        public void replaceVersions(Key key, List<Version> folded, Version base) {
+            if (!dead) disk.replaceVersions(key, folded, base);
+        }
+
+        @Override
         public java.util.Collection<io.fastccs.protocol.primitives.Key> keysWithOlderVersions() {
             return disk.keysWithOlderVersions();
         }

@@ -42,6 +42,15 @@ public final class BurnConfigs {
         return r.nextBoolean() ? PartitionConfig.DEFAULT_STABILIZATION_FANOUT : 1 + r.nextInt(3);
     }
 
+    /**
+     * Commutative operations (counters, max registers, sets, top-k) on a fifth to a half of the keys in half the FastCCS
+     * runs; from a random of its own, like the clock skew.
+     */
+    private static double typedFraction(long seed, Protocol protocol) {
+        SplittableRandom r = new SplittableRandom(seed ^ 0x2545F4914F6CDD1DL);
+        return protocol != Protocol.FASTCCS || r.nextBoolean() ? 0 : 0.2 + 0.3 * r.nextDouble();
+    }
+
     public static SimConfig forSeed(long seed, Protocol protocol) {
         SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
         int partitions = 2 + r.nextInt(15);
@@ -75,6 +84,7 @@ public final class BurnConfigs {
                 .partition(partition)
                 .protocol(protocol)
                 .maxClockSkewMicros(clockSkew(seed))
+                .typedFraction(typedFraction(seed, protocol))
                 .build();
     }
 }

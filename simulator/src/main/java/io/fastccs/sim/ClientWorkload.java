@@ -1,5 +1,8 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.typed.KeyType;
+
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;
 import io.fastccs.protocol.ClientSession;
@@ -52,6 +55,7 @@ final class ClientWorkload {
     private final Consumer<ClientSession> sessionHook;
     private final Runnable onWorkloadEnd;
     private final SimClient[] clients;
+    private final TypedKeys typedKeys;
     private long nextSessionId = Simulation.FINAL_SESSION + 1;
     private long issued;
     private int busyClients;
@@ -77,6 +81,7 @@ final class ClientWorkload {
         this.sessionHook = sessionHook;
         this.onWorkloadEnd = onWorkloadEnd;
         this.clients = new SimClient[cfg.clients()];
+        this.typedKeys = new TypedKeys(cfg.typedFraction());
     }
 
     void start() {
@@ -211,8 +216,11 @@ final class ClientWorkload {
             read = null; // finished: later responses must not finish it twice
             ReadResult r = txn.result();
             RecordedTxn rec = new RecordedTxn(history.nextTxnId(), sessionId, false);
-            for (Map.Entry<Key, ReadValue> e : r.values().entrySet())
-                rec.ops.add(Op.read(SimKeys.keyIndex(e.getKey()), SimKeys.valueId(e.getValue())));
+            for (Map.Entry<Key, ReadValue> e : r.values().entrySet()) {
+                long k = SimKeys.keyIndex(e.getKey());
+                rec.ops.add(typedKeys.typeOf(k) != KeyType.REGISTER ? typedKeys.read(k, e.getValue())
+                        : Op.read(k, SimKeys.valueId(e.getValue())));
+            }
             rec.outcome = Outcome.COMMITTED;
             history.add(rec);
             stats.recordRead(r.rounds(), events.now() - opStartedAt, r.secondRoundPartitions());
@@ -222,13 +230,20 @@ final class ClientWorkload {
 
         void startWrite(List<Long> writeKeys) {
             Map<Key, byte[]> writes = new LinkedHashMap<>();
+            List<KeyValue> operations = new ArrayList<>();
             RecordedTxn rec = new RecordedTxn(history.nextTxnId(), sessionId, true);
             for (long k : writeKeys) {
+                if (typedKeys.typeOf(k) != KeyType.REGISTER) {
+                    operations.add(typedKeys.operation(keys.key(k), k, history, random, rec.ops));
+                    continue;
+                }
                 long id = history.nextValueId();
                 writes.put(keys.key(k), keys.value(id));
+                operations.add(new KeyValue(keys.key(k), keys.value(id)));
                 rec.ops.add(Op.write(k, id));
             }
-            write = session.write(writes, coordinatorRandom);
+            write = writes.size() == operations.size() ? session.write(writes, coordinatorRandom)
+                    : session.write(operations, coordinatorRandom);
             rec.transaction = write;
             writeRecord = rec;
             history.add(rec);

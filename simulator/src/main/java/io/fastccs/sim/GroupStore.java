@@ -93,6 +93,11 @@ final class GroupStore implements PartitionStore {
     }
 
     @Override
+    public void replaceVersions(Key key, List<Version> folded, Version base) {
+        write(s -> s.replaceVersions(key, folded, base));
+    }
+
+    @Override
     public Recovered recover() {
         return leaderView.recover();
     }

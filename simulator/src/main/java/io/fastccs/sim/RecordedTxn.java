@@ -28,13 +28,13 @@ final class RecordedTxn {
         this.write = write;
     }
 
-    /** The keys of its operations, in order. */
+    /** The keys of its plain reads and writes, in order (typed operations have no value that names a write). */
     long[] keys() {
-        return ops.stream().mapToLong(Op::key).toArray();
+        return ops.stream().filter(o -> !o.isTyped()).mapToLong(Op::key).toArray();
     }
 
-    /** The values its operations read or wrote, in the order of {@link #keys()}. */
+    /** The values its plain operations read or wrote, in the order of {@link #keys()}. */
     long[] values() {
-        return ops.stream().mapToLong(Op::value).toArray();
+        return ops.stream().filter(o -> !o.isTyped()).mapToLong(Op::value).toArray();
     }
 }

@@ -57,6 +57,9 @@ public final class SimCommand implements Callable<Integer> {
     @Option(names = "--max-clock-skew-ms", description = "partitions' clocks disagree by up to this much: each runs ahead "
             + "of true time by a fixed random offset up to it (default: ${DEFAULT-VALUE})")
     double maxClockSkewMs;
+    @Option(names = "--typed-fraction", paramLabel = "SHARE", description = "share of keys written with commutative "
+            + "operations instead of puts: counters, max registers, add-wins sets and top-k in turn (default: ${DEFAULT-VALUE})")
+    double typedFraction;
     @Option(names = "--stabilization-interval-ms", description = "how often partitions stabilize (default: ${DEFAULT-VALUE})")
     double stabilizationMs = PartitionConfig.defaults().stabilizationIntervalMicros() / 1000.0;
     @Option(names = "--stabilization-fanout", description = "up to FANOUT + 1 partitions stabilize all-to-all, beyond it up "
@@ -88,6 +91,7 @@ public final class SimCommand implements Callable<Integer> {
                 .keysPerWrite(keysPerWrite).writeFraction(writeFraction).valueSize(valueSize).keys(keys)
                 .distribution(KeyDistribution.Shape.parse(dist)).zipfExponent(zipfExponent).transactions(txns).fifo(!reorder)
                 .maxClockSkewMicros(Math.round(maxClockSkewMs * 1000))
+                .typedFraction(typedFraction)
                 .faults(!faults ? SimConfig.Faults.none() : SimConfig.Faults.standardFor(chosen))
                 .partition(partition.build()).protocol(chosen).build();
         if (burnSeed != null) {

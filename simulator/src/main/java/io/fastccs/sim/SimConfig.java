@@ -10,6 +10,8 @@ import io.fastccs.protocol.primitives.Protocol;
  *
  * @param maxClockSkewMicros how far two partitions' clocks may disagree: each partition's clock runs ahead of true time
  *                           by a fixed offset drawn in [0, max] (0: every clock is true time)
+ * @param typedFraction      the share of keys that are typed (counters, max registers, sets and top-k in turn), written
+ *                           with commutative operations instead of puts (0: none; {@link TypedKeys})
  */
 public record SimConfig(
         int partitions,
@@ -28,7 +30,8 @@ public record SimConfig(
         Faults faults,
         PartitionConfig partition,
         Protocol protocol,
-        long maxClockSkewMicros) {
+        long maxClockSkewMicros,
+        double typedFraction) {
 
     /** Which faults to inject, and how often. All zero: a fault-free run. */
     public record Faults(
@@ -100,6 +103,7 @@ public record SimConfig(
         b.partition = partition;
         b.protocol = protocol;
         b.maxClockSkewMicros = maxClockSkewMicros;
+        b.typedFraction = typedFraction;
         return b;
     }
 
@@ -119,6 +123,7 @@ public record SimConfig(
                 + " txns=" + transactions + " links=" + (fifo ? "fifo" : "reordering") + " faults=" + (faults.any() ? faults : "none")
                 + (protocol == Protocol.FASTCCS ? "" : " protocol=" + protocol.word())
                 + (maxClockSkewMicros == 0 ? "" : " clock-skew=" + maxClockSkewMicros + "us")
+                + (typedFraction == 0 ? "" : " typed=" + typedFraction)
                 + (partitions > partition.stabilizationFanout() + 1 ? " stabilization-tree-fanout=" + partition.stabilizationFanout() : "");
     }
 
@@ -140,6 +145,7 @@ public record SimConfig(
         private PartitionConfig partition;
         private Protocol protocol = Protocol.FASTCCS;
         private long maxClockSkewMicros;
+        private double typedFraction;
 
         public Builder partitions(int v) { partitions = v; return this; }
         public Builder clients(int v) { clients = v; return this; }
@@ -162,6 +168,7 @@ public record SimConfig(
         public Builder partition(PartitionConfig v) { partition = v; return this; }
         public Builder protocol(Protocol v) { protocol = v; return this; }
         public Builder maxClockSkewMicros(long v) { maxClockSkewMicros = v; return this; }
+        public Builder typedFraction(double v) { typedFraction = v; return this; }
 
         public SimConfig build() {
             if (partitions < 1 || partitions > 4096) throw new IllegalArgumentException("partitions must be 1..4096");
@@ -173,6 +180,9 @@ public record SimConfig(
             if (valueSize < 1) throw new IllegalArgumentException("value size must be positive");
             if (transactions < 1) throw new IllegalArgumentException("transactions must be positive");
             if (maxClockSkewMicros < 0) throw new IllegalArgumentException("clock skew must be >= 0");
+            if (typedFraction < 0 || typedFraction > 1) throw new IllegalArgumentException("typed fraction must be in [0,1]");
+            if (typedFraction > 0 && protocol != Protocol.FASTCCS)
+                throw new IllegalArgumentException(protocol.word() + " has no commutative operations (typed keys are FastCCS's)");
             // The other protocols keep their state in memory: a crashed partition would come back empty.
             if (protocol != Protocol.FASTCCS && faults.partitionCrashesPerSecond() > 0)
                 throw new IllegalArgumentException(protocol.word() + " keeps its partitions' state in memory, so the simulator"
@@ -181,7 +191,8 @@ public record SimConfig(
             // Every size stabilizes every 5 ms, as the nodes do: beyond 33 partitions up and down a tree, not N^2.
             PartitionConfig p = partition != null ? partition : PartitionConfig.defaults();
             return new SimConfig(partitions, clients, keysPerRead, keysPerWrite, writeFraction, valueSize, keys, distribution, zipfExponent,
-                    transactions, fifo, meanDelayMicros, bandwidthBitsPerMicro, faults, p, protocol, maxClockSkewMicros);
+                    transactions, fifo, meanDelayMicros, bandwidthBitsPerMicro, faults, p, protocol, maxClockSkewMicros,
+                    typedFraction);
         }
     }
 }

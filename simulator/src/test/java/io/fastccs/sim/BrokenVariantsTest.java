@@ -25,8 +25,11 @@ class BrokenVariantsTest {
         for (int i = 0; i < MAX_SEEDS; i++) {
             long seed = 1000 + i;
             SimConfig base = BurnConfigs.forSeed(seed);
-            SimConfig broken = base.toBuilder().faults(SimConfig.Faults.none())
-                    .partition(BrokenVariants.partitionConfig(base.partition(), bug)).build();
+            SimConfig.Builder b = base.toBuilder().faults(SimConfig.Faults.none())
+                    .partition(BrokenVariants.partitionConfig(base.partition(), bug));
+            // The commutative operations' variants need typed keys in every run.
+            if (bug == Bug.FOLD_IN_SEQUENCE_ORDER || bug == Bug.TYPED_OP_APPLIED_TWICE) b.typedFraction(0.5);
+            SimConfig broken = b.build();
             SimResult result = new Simulation(broken, seed, BrokenVariants.sessionHook(bug)).run();
             CheckResult check = result.check();
             if (!check.ok()) {

@@ -83,6 +83,15 @@ public interface PartitionStore {
     /** Removes the key's versions that are older than {@code newestKept} in {@link Version#NEWEST_FIRST} order. */
     void removeVersionsOlderThan(Key key, Version newestKept);
 
+    /**
+     * Replaces a typed key's {@code folded} versions by {@code base}, which holds their fold (garbage collection of
+     * commutative operations: they are folded, not dropped). {@code base} may reuse the sequence number of one of them.
+     * Atomic: a crash leaves either all of {@code folded} or {@code base}, never both, else a read would count them twice.
+     */
+    default void replaceVersions(Key key, List<Version> folded, Version base) {
+        throw new UnsupportedOperationException("this store does not keep commutative operations");
+    }
+
     Recovered recover();
 
     /**

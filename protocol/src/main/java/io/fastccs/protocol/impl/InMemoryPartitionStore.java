@@ -83,6 +83,16 @@ public final class InMemoryPartitionStore implements PartitionStore {
     }
 
     @Override
+    public void replaceVersions(Key key, List<Version> folded, Version base) {
+        ArrayList<Version> list = versions.get(key);
+        if (list == null) return;
+        int before = list.size();
+        for (Version f : folded) list.removeIf(v -> v.sequence() == f.sequence());
+        versionCount -= before - list.size();
+        putVersion(key, base);
+    }
+
+    @Override
     public Recovered recover() {
         return new Recovered(snapshot, List.copyOf(transactions.values()), List.copyOf(decisions.values()));
     }

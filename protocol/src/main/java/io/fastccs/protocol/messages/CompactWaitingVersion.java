@@ -1,15 +1,24 @@
 package io.fastccs.protocol.messages;
 
+import io.fastccs.protocol.typed.WriteKind;
+
 import io.fastccs.protocol.primitives.Key;
 
 import java.util.Arrays;
 
 /** {@link WaitingVersion} in a {@link CompactReadReply}: its commit clock, raised to the request's, as a difference from it. */
-public record CompactWaitingVersion(Key key, byte[] value, long sequence, ClockDiff commitClock, long commitTime) {
+public record CompactWaitingVersion(Key key, byte[] value, long sequence, ClockDiff commitClock, long commitTime,
+                                    WriteKind kind) {
+    /** A put's version. */
+    public CompactWaitingVersion(Key key, byte[] value, long sequence, ClockDiff commitClock, long commitTime) {
+        this(key, value, sequence, commitClock, commitTime, WriteKind.PUT);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CompactWaitingVersion w && key.equals(w.key) && Arrays.equals(value, w.value)
-                && sequence == w.sequence && commitClock.equals(w.commitClock) && commitTime == w.commitTime;
+                && sequence == w.sequence && commitClock.equals(w.commitClock) && commitTime == w.commitTime
+                && kind == w.kind;
     }
 
     @Override

@@ -1,14 +1,27 @@
 package io.fastccs.protocol.messages;
 
 import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.typed.WriteKind;
 
 import java.util.Arrays;
 
-/** One key and the value written to it. */
-public record KeyValue(Key key, byte[] value) {
+/**
+ * One key and what is written to it: a value ({@link WriteKind#PUT}), or a commutative operation and its operand
+ * ({@link io.fastccs.protocol.typed.Operands}).
+ */
+public record KeyValue(Key key, byte[] value, WriteKind kind) {
+    /** A put. */
+    public KeyValue(Key key, byte[] value) {
+        this(key, value, WriteKind.PUT);
+    }
+
+    public KeyValue {
+        java.util.Objects.requireNonNull(kind, "kind");
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof KeyValue kv && key.equals(kv.key) && Arrays.equals(value, kv.value);
+        return o instanceof KeyValue kv && key.equals(kv.key) && Arrays.equals(value, kv.value) && kind == kv.kind;
     }
 
     @Override
@@ -18,6 +31,6 @@ public record KeyValue(Key key, byte[] value) {
 
     @Override
     public String toString() {
-        return key + "=" + value.length + "B";
+        return key + (kind == WriteKind.PUT ? "=" : " " + kind + " ") + value.length + "B";
     }
 }

@@ -1,5 +1,7 @@
 package io.fastccs.protocol.messages;
 
+import io.fastccs.protocol.typed.WriteKind;
+
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.VectorClock;
 
@@ -13,12 +15,18 @@ import java.util.Arrays;
  * @param sequence    the partition's sequence number of the version (its commit clock's own entry)
  * @param commitClock the writing transaction's commit clock
  * @param commitTime  the writing transaction's commit time
+ * @param kind        a put, or the commutative operation (its operand in {@code value}) the client folds in
  */
-public record WaitingVersion(Key key, byte[] value, long sequence, VectorClock commitClock, long commitTime) {
+public record WaitingVersion(Key key, byte[] value, long sequence, VectorClock commitClock, long commitTime, WriteKind kind) {
+    /** A put's version. */
+    public WaitingVersion(Key key, byte[] value, long sequence, VectorClock commitClock, long commitTime) {
+        this(key, value, sequence, commitClock, commitTime, WriteKind.PUT);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof WaitingVersion w && key.equals(w.key) && Arrays.equals(value, w.value) && sequence == w.sequence
-                && commitClock.equals(w.commitClock) && commitTime == w.commitTime;
+                && commitClock.equals(w.commitClock) && commitTime == w.commitTime && kind == w.kind;
     }
 
     @Override

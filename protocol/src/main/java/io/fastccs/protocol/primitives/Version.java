@@ -1,5 +1,7 @@
 package io.fastccs.protocol.primitives;
 
+import io.fastccs.protocol.typed.WriteKind;
+
 import java.util.Comparator;
 
 /**
@@ -12,9 +14,15 @@ import java.util.Comparator;
  *                 {@code commitClock.get(owner)}; unique per key
  * @param commitClock the writing transaction's commit vector clock: decides visibility
  * @param commitTime the writing transaction's commit time: decides, with the clock, which version is newest
- * @param value the written bytes
+ * @param value the written bytes (for an operation its operand, for a fold the folded base: see {@link WriteKind})
+ * @param kind what the write does to the key: a put, a commutative operation or a fold of them
  */
-public record Version(long sequence, VectorClock commitClock, long commitTime, byte[] value) {
+public record Version(long sequence, VectorClock commitClock, long commitTime, byte[] value, WriteKind kind) {
+    /** A put's version. */
+    public Version(long sequence, VectorClock commitClock, long commitTime, byte[] value) {
+        this(sequence, commitClock, commitTime, value, WriteKind.PUT);
+    }
+
     /** Newest first, in the arbitration order every partition agrees on. */
     public static final Comparator<Version> NEWEST_FIRST =
             (a, b) -> CommitOrder.compare(b.commitTime, b.commitClock, a.commitTime, a.commitClock);

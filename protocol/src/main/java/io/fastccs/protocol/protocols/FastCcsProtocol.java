@@ -1,5 +1,7 @@
 package io.fastccs.protocol.protocols;
 
+import io.fastccs.protocol.messages.KeyValue;
+
 import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.Outgoing;
 import io.fastccs.protocol.Partition;
@@ -126,6 +128,11 @@ public final class FastCcsProtocol implements ProtocolFactory {
         @Override
         public WriteStep write(Map<Key, byte[]> writes, RandomGenerator random) {
             return new Write(session.write(writes, random), new Wire(session));
+        }
+
+        @Override
+        public WriteStep write(List<KeyValue> operations, RandomGenerator random) {
+            return new Write(session.write(operations, random), new Wire(session));
         }
 
         @Override

@@ -1,5 +1,10 @@
 package io.fastccs.protocol.spi;
 
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.typed.WriteKind;
+import java.util.LinkedHashMap;
+import java.util.List;
+
 import io.fastccs.protocol.primitives.Key;
 
 import java.util.Collection;
@@ -18,4 +23,21 @@ public interface ProtocolSession {
 
     /** A write-only transaction; {@code random} makes the protocol's random choices (the coordinator). */
     WriteStep write(Map<Key, byte[]> writes, RandomGenerator random);
+
+    /**
+     * A write-only transaction of puts and commutative operations ({@link WriteKind}), one per key. Protocols without
+     * commutative operations take puts only.
+     *
+     * @throws UnsupportedOperationException for a commutative operation when the protocol has none
+     */
+    default WriteStep write(List<KeyValue> operations, RandomGenerator random) {
+        Map<Key, byte[]> puts = new LinkedHashMap<>();
+        for (KeyValue kv : operations) {
+            if (kv.kind() != WriteKind.PUT)
+                throw new UnsupportedOperationException(getClass().getSimpleName() + " has no commutative operations ("
+                        + kv.kind() + " on " + kv.key() + ")");
+            if (puts.put(kv.key(), kv.value()) != null) throw new IllegalArgumentException("key " + kv.key() + " written twice");
+        }
+        return write(puts, random);
+    }
 }

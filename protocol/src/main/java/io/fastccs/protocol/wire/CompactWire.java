@@ -78,9 +78,11 @@ final class CompactWire {
                 List<io.fastccs.protocol.wire.thrift.CompactWaitingVersion> waiting = new ArrayList<>(r.waiting().size());
                 for (CompactWaitingVersion v : r.waiting()) {
                     checkSequence(v.sequence(), "CompactWaitingVersion.sequence");
-                    waiting.add(new io.fastccs.protocol.wire.thrift.CompactWaitingVersion(
+                    var cw = new io.fastccs.protocol.wire.thrift.CompactWaitingVersion(
                             ByteBuffer.wrap(v.key().unsafeBytes()), ByteBuffer.wrap(v.value()), v.sequence(),
-                            diffToWire(v.commitClock()), nonNegativeTime(v.commitTime(), "CompactWaitingVersion.commitTime")));
+                            diffToWire(v.commitClock()), nonNegativeTime(v.commitTime(), "CompactWaitingVersion.commitTime"));
+                    if (v.kind() != io.fastccs.protocol.typed.WriteKind.PUT) cw.setKind((byte) v.kind().ordinal());
+                    waiting.add(cw);
                 }
                 w.setWaiting(waiting);
             }
@@ -150,7 +152,8 @@ final class CompactWire {
                         waiting.add(new CompactWaitingVersion(Key.wrap(WireMapping.copy(v.bufferForKey())),
                                 WireMapping.copy(v.bufferForValue()), sequence(v.isSetSequence(), v.getSequence(), field + "[].sequence"),
                                 diff(v.getCommitClock(), field + "[].commitClock", limits),
-                                nonNegative(v.isSetCommitTime(), v.getCommitTime(), field + "[].commitTime")));
+                                nonNegative(v.isSetCommitTime(), v.getCommitTime(), field + "[].commitTime"),
+                                WireMapping.writeKind(v.isSetKind(), v.getKind(), field + "[].kind")));
                     }
                 }
                 Rebase rebase = null;

@@ -21,6 +21,9 @@ import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.Prepared;
+import io.fastccs.protocol.messages.Refused;
+import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.typed.WriteKind;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
@@ -112,6 +115,10 @@ final class WireMapping {
             body = Body.stabilizeDown(w);
         } else if (m instanceof Abort a) {
             body = Body.abort(new io.fastccs.protocol.wire.thrift.Abort(txnIdToWire(a.txnId())));
+        } else if (m instanceof Refused r) {
+            checkPartition(r.from(), "Refused.from");
+            body = Body.refused(new io.fastccs.protocol.wire.thrift.Refused(txnIdToWire(r.txnId()), r.from(),
+                    partitionsToWire(r.participants(), "Refused.participants")));
         } else if (m instanceof CheckCommit c) {
             checkPartition(c.from(), "CheckCommit.from");
             body = Body.checkCommit(new io.fastccs.protocol.wire.thrift.CheckCommit(txnIdToWire(c.txnId()), c.from()));
@@ -204,9 +211,11 @@ final class WireMapping {
 
     static List<io.fastccs.protocol.wire.thrift.KeyValue> writesToWire(List<KeyValue> writes) {
         List<io.fastccs.protocol.wire.thrift.KeyValue> out = new ArrayList<>(writes.size());
-        for (KeyValue kv : writes)
-            out.add(new io.fastccs.protocol.wire.thrift.KeyValue(
-                    ByteBuffer.wrap(kv.key().unsafeBytes()), ByteBuffer.wrap(kv.value())));
+        for (KeyValue kv : writes) {
+            var w = new io.fastccs.protocol.wire.thrift.KeyValue(ByteBuffer.wrap(kv.key().unsafeBytes()), ByteBuffer.wrap(kv.value()));
+            if (kv.kind() != WriteKind.PUT) w.setKind((byte) kv.kind().ordinal());
+            out.add(w);
+        }
         return out;
     }
 
@@ -216,6 +225,7 @@ final class WireMapping {
             checkSequence(v.sequence(), sequenceField);
             var w = new io.fastccs.protocol.wire.thrift.ReadValue(ByteBuffer.wrap(v.key().unsafeBytes()), v.sequence());
             if (v.value() != null) w.setValue(v.value());
+            if (v.type() != KeyType.REGISTER) w.setType((byte) v.type().ordinal());
             out.add(w);
         }
         return out;
@@ -225,9 +235,11 @@ final class WireMapping {
         List<io.fastccs.protocol.wire.thrift.WaitingVersion> out = new ArrayList<>(waiting.size());
         for (WaitingVersion v : waiting) {
             checkSequence(v.sequence(), "WaitingVersion.sequence");
-            out.add(new io.fastccs.protocol.wire.thrift.WaitingVersion(ByteBuffer.wrap(v.key().unsafeBytes()),
+            var w = new io.fastccs.protocol.wire.thrift.WaitingVersion(ByteBuffer.wrap(v.key().unsafeBytes()),
                     ByteBuffer.wrap(v.value()), v.sequence(), clockToWire(v.commitClock()),
-                    nonNegativeTime(v.commitTime(), "WaitingVersion.commitTime")));
+                    nonNegativeTime(v.commitTime(), "WaitingVersion.commitTime"));
+            if (v.kind() != WriteKind.PUT) w.setKind((byte) v.kind().ordinal());
+            out.add(w);
         }
         return out;
     }
@@ -385,6 +397,12 @@ final class WireMapping {
                         nonNegative(w.isSetCommitTime(), w.getCommitTime(), "Commit.commitTime"));
             }
             case ABORT -> new Abort(txnId(body.getAbort().getTxnId(), "Abort.txnId"));
+            case REFUSED -> {
+                var w = body.getRefused();
+                yield new Refused(txnId(w.getTxnId(), "Refused.txnId"),
+                        partition(w.isSetFromPartition(), w.getFromPartition(), "Refused.fromPartition"),
+                        partitions(w.getParticipants(), "Refused.participants", limits));
+            }
             case CHECK_COMMIT -> {
                 var w = body.getCheckCommit();
                 yield new CheckCommit(txnId(w.getTxnId(), "CheckCommit.txnId"),
@@ -610,7 +628,8 @@ final class WireMapping {
         for (var kv : wire) {
             if (kv.bufferForKey() == null) throw missing(field + "[].key");
             if (kv.bufferForValue() == null) throw missing(field + "[].value");
-            out.add(new KeyValue(Key.wrap(copy(kv.bufferForKey())), copy(kv.bufferForValue())));
+            out.add(new KeyValue(Key.wrap(copy(kv.bufferForKey())), copy(kv.bufferForValue()),
+                    writeKind(kv.isSetKind(), kv.getKind(), field + "[].kind")));
         }
         return out;
     }
@@ -626,9 +645,24 @@ final class WireMapping {
             out.add(new WaitingVersion(Key.wrap(copy(v.bufferForKey())), copy(v.bufferForValue()),
                     sequence(v.isSetSequence(), v.getSequence(), field + "[].sequence"),
                     clock(v.getCommitClock(), field + "[].commitClock", limits),
-                    nonNegative(v.isSetCommitTime(), v.getCommitTime(), field + "[].commitTime")));
+                    nonNegative(v.isSetCommitTime(), v.getCommitTime(), field + "[].commitTime"),
+                    writeKind(v.isSetKind(), v.getKind(), field + "[].kind")));
         }
         return out;
+    }
+
+    /** A write kind's number (absent: a put); {@link WriteKind#FOLDED} never travels. */
+    static WriteKind writeKind(boolean set, byte wire, String field) throws MalformedFrameException {
+        if (!set) return WriteKind.PUT;
+        WriteKind kind = WriteKind.ofOrdinal(wire);
+        if (kind == null || kind == WriteKind.FOLDED) throw invalid(field + " is " + wire + ", not a write kind");
+        return kind;
+    }
+
+    static KeyType keyType(boolean set, byte wire, String field) throws MalformedFrameException {
+        if (!set) return KeyType.REGISTER;
+        if (wire < 0 || wire >= KeyType.values().length) throw invalid(field + " is " + wire + ", not a key type");
+        return KeyType.values()[wire];
     }
 
     static List<ReadValue> readValues(List<io.fastccs.protocol.wire.thrift.ReadValue> wire, String field, WireLimits limits)
@@ -641,7 +675,8 @@ final class WireMapping {
             if (v.bufferForKey() == null) throw missing(field + "[].key");
             out.add(new ReadValue(Key.wrap(copy(v.bufferForKey())),
                     v.isSetValue() ? copy(v.bufferForValue()) : null,
-                    sequence(v.isSetSequence(), v.getSequence(), field + "[].sequence")));
+                    sequence(v.isSetSequence(), v.getSequence(), field + "[].sequence"),
+                    keyType(v.isSetType(), v.getType(), field + "[].type")));
         }
         return out;
     }

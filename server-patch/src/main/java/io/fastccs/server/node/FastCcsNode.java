@@ -328,6 +328,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         @Override public void rejoinOn(Executor protocolThread) { store.rejoinOn(protocolThread); }
         @Override public void putVersion(Key key, Version version) { dirty = true; store.putVersion(key, version); }
         @Override public void removeVersionsOlderThan(Key key, Version newestKept) { dirty = true; store.removeVersionsOlderThan(key, newestKept); }
+        @Override public void replaceVersions(Key key, List<Version> folded, Version base) { dirty = true; store.replaceVersions(key, folded, base); }
         @Override public Recovered recover() { return store.recover(); }
     }
 }

@@ -5,6 +5,7 @@ import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
+import io.fastccs.protocol.typed.WriteKind;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.replication.ReplicatedLog;
 import org.apache.cassandra.cql3.QueryProcessor;
@@ -349,7 +350,8 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         }
         PartitionUpdate.SimpleBuilder update = versionsUpdate(key);
         update.row(version.sequence())
-                .add(CLOCK, ByteBuffer.wrap(encodeCommit(version.commitClock(), version.commitTime())))
+                .add(CLOCK, ByteBuffer.wrap(version.kind() == WriteKind.PUT ? encodeCommit(version.commitClock(), version.commitTime())
+                        : RecordCodec.encodeVersionCommit(version.commitClock(), version.commitTime(), version.kind())))
                 .add(VALUE, ByteBuffer.wrap(version.value()));
         submit(new Mutation(update.build()), key, new VersionChange.Put(version));
         versionsWritten.setOpaque(versionsWritten.getPlain() + 1);
@@ -385,6 +387,28 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         Loading inFlight = loading.get(key);
         if (inFlight != null) inFlight.changes.add(new VersionChange.RemoveOlderThan(newestKept));
         versionsRemoved.setOpaque(versionsRemoved.getPlain() + current.size() - kept.size());
+    }
+
+    /**
+     * One mutation of the key's partition: the folded rows deleted, the base written (over the row of a folded version
+     * whose sequence number it takes: a newer write of the same row replaces its cells), so a crash keeps either all the
+     * folded versions or the base.
+     */
+    @Override
+    public void replaceVersions(Key key, List<Version> folded, Version base) {
+        requireOwned(key);
+        VersionChange change = new VersionChange.Replace(List.copyOf(folded), base);
+        List<Version> cached = cache.get(key);
+        if (cached != null) cachePut(key, change.applyTo(cached));
+        PartitionUpdate.SimpleBuilder update = versionsUpdate(key);
+        for (Version f : folded) if (f.sequence() != base.sequence()) update.row(f.sequence()).delete();
+        update.row(base.sequence())
+                .add(CLOCK, ByteBuffer.wrap(RecordCodec.encodeVersionCommit(base.commitClock(), base.commitTime(), base.kind())))
+                .add(VALUE, ByteBuffer.wrap(base.value()));
+        submit(new Mutation(update.build()), key, change);
+        Loading inFlight = loading.get(key);
+        if (inFlight != null) inFlight.changes.add(change);
+        versionsRemoved.setOpaque(versionsRemoved.getPlain() + folded.size() - 1);
     }
 
     // ---- loading off the protocol thread ----
@@ -795,8 +819,9 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
                 logger.warn("Ignoring incomplete row {}/{} of {}.{}", key, sequence, StorageSchema.KEYSPACE, StorageSchema.VERSIONS);
                 return;
             }
-            CommitOrder commit = RecordCodec.decodeCommit(clock);
-            out.add(new Version(sequence, commit.clock(), commit.time(), ByteBufferUtil.getArray(value)));
+            RecordCodec.VersionCommit commit = RecordCodec.decodeVersionCommit(clock);
+            out.add(new Version(sequence, commit.order().clock(), commit.order().time(), ByteBufferUtil.getArray(value),
+                    commit.kind()));
         });
         return VersionChange.sortedNewestFirst(out);
     }

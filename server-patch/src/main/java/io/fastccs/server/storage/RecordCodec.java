@@ -1,5 +1,7 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.protocol.typed.WriteKind;
+
 import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -59,6 +61,35 @@ public final class RecordCodec {
         for (int i = 0; i < clock.size(); i++) w.varint(clock.get(i));
     }
 
+    /** A version's commit, and its kind after it when it is not a put (the older format has none). */
+    public static byte[] encodeVersionCommit(VectorClock clock, long time, WriteKind kind) {
+        if (kind == WriteKind.PUT) return encodeCommit(clock, time);
+        Writer w = new Writer(4 + clock.size() * 3 + 8);
+        writeClock(w, clock);
+        w.varint(time);
+        w.varint(kind.ordinal());
+        return w.toArray();
+    }
+
+    /** A version's stored commit: its order and its kind. */
+    public record VersionCommit(CommitOrder order, WriteKind kind) {
+    }
+
+    public static VersionCommit decodeVersionCommit(ByteBuffer bytes) {
+        Reader r = new Reader(bytes);
+        VectorClock clock = readClock(r);
+        long time = r.atEnd() ? 0 : r.varint();
+        WriteKind kind = r.atEnd() ? WriteKind.PUT : kind(r.intValue());
+        r.expectEnd();
+        return new VersionCommit(new CommitOrder(time, clock), kind);
+    }
+
+    private static WriteKind kind(int ordinal) {
+        WriteKind kind = WriteKind.ofOrdinal(ordinal);
+        if (kind == null) throw new IllegalArgumentException("unknown stored write kind " + ordinal);
+        return kind;
+    }
+
     public static CommitOrder decodeCommit(ByteBuffer bytes) {
         Reader r = new Reader(bytes);
         VectorClock clock = readClock(r);
@@ -97,12 +128,16 @@ public final class RecordCodec {
     public static byte[] encodeWrites(List<KeyValue> writes) {
         int size = 5;
         for (KeyValue kv : writes) size += 10 + kv.key().length() + kv.value().length;
-        Writer w = new Writer(size);
+        Writer w = new Writer(size + writes.size());
         w.varint(writes.size());
+        boolean typed = false;
         for (KeyValue kv : writes) {
             w.bytes(kv.key().unsafeBytes());
             w.bytes(kv.value());
+            typed |= kv.kind() != WriteKind.PUT;
         }
+        // Commutative operations: their kinds after the writes, one each; absent when all are puts (the older format).
+        if (typed) for (KeyValue kv : writes) w.varint(kv.kind().ordinal());
         return w.toArray();
     }
 
@@ -114,6 +149,8 @@ public final class RecordCodec {
             Key key = Key.wrap(r.bytes());
             out.add(new KeyValue(key, r.bytes()));
         }
+        if (!r.atEnd())
+            for (int i = 0; i < count; i++) out.set(i, new KeyValue(out.get(i).key(), out.get(i).value(), kind(r.intValue())));
         r.expectEnd();
         return List.copyOf(out);
     }

@@ -34,6 +34,20 @@ sealed interface VersionChange {
         }
     }
 
+    /** Replaces a typed key's folded versions by their base (which may take one of their sequence numbers). */
+    record Replace(List<Version> folded, Version base) implements VersionChange {
+        @Override
+        public List<Version> applyTo(List<Version> versions) {
+            List<Version> left = new ArrayList<>(versions.size());
+            for (Version v : versions) {
+                boolean gone = false;
+                for (Version f : folded) gone |= f.sequence() == v.sequence();
+                if (!gone) left.add(v);
+            }
+            return VersionChange.insert(freeze(left.toArray(new Version[0])), base);
+        }
+    }
+
     static boolean containsSequence(List<Version> versions, long sequence) {
         for (int i = 0; i < versions.size(); i++)
             if (versions.get(i).sequence() == sequence) return true;

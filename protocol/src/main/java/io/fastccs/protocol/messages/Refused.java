@@ -1,0 +1,16 @@
+package io.fastccs.protocol.messages;
+
+import io.fastccs.protocol.primitives.TxnId;
+
+import java.util.List;
+
+/**
+ * A participant's vote against a write it refused before preparing it (an operation of the wrong type for its key):
+ * the coordinator aborts the transaction at once instead of waiting out the transaction timeout while the other
+ * participants hold their prepared records.
+ */
+public record Refused(TxnId txnId, int from, List<Integer> participants) implements PeerMessage {
+    public Refused {
+        participants = List.copyOf(participants);
+    }
+}

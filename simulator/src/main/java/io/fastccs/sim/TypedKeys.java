@@ -1,0 +1,127 @@
+package io.fastccs.sim;
+
+import io.fastccs.check.Op;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.typed.Operands;
+import io.fastccs.protocol.typed.TypedValues;
+import io.fastccs.protocol.typed.WriteKind;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Which keys are typed, and the commutative operations written to them, chosen so that a read names exactly the
+ * operations folded into it where it can (the checker then knows what each read saw): a counter's n-th add adds 2^n
+ * (its first 62 adds; later ones only bound the value), max values and set elements are unique ids, top-k scores are
+ * unique ids over a few items. A key's type follows from its number, so every session and the final reads agree.
+ */
+final class TypedKeys {
+    /** Top-k keys keep the best this many. */
+    static final int TOP_K = 3;
+    private static final int TOPK_ITEMS = 8;
+    /** One in this many set operations is a remove (of an element added to the key before). */
+    private static final int REMOVE_ONE_IN = 4;
+
+    private final double fraction;
+    private final Map<Long, Integer> addsIssued = new HashMap<>();
+    private final Map<Long, List<Long>> elementsAdded = new HashMap<>();
+
+    TypedKeys(double fraction) {
+        this.fraction = fraction;
+    }
+
+    boolean any() {
+        return fraction > 0;
+    }
+
+    /** The key's type: a fixed share of keys, spread by a hash of the key's number, in turn of the four types. */
+    KeyType typeOf(long key) {
+        if (fraction == 0) return KeyType.REGISTER;
+        long h = mix(key);
+        if ((h >>> 11) * 0x1.0p-53 >= fraction) return KeyType.REGISTER;
+        return switch ((int) (h & 3)) {
+            case 0 -> KeyType.COUNTER;
+            case 1 -> KeyType.MAX;
+            case 2 -> KeyType.SET;
+            default -> KeyType.TOPK;
+        };
+    }
+
+    /** An operation on typed key {@code key}, appended to {@code ops} as the history records it. */
+    KeyValue operation(Key wireKey, long key, HistoryLog history, SplittableRandom random, List<Op> ops) {
+        switch (typeOf(key)) {
+            case COUNTER -> {
+                int n = addsIssued.merge(key, 1, Integer::sum) - 1;
+                long delta = n < 62 ? 1L << n : 1 + random.nextLong(1000);
+                ops.add(Op.add(key, delta));
+                return new KeyValue(wireKey, Operands.number(delta), WriteKind.ADD);
+            }
+            case MAX -> {
+                long value = history.nextValueId();
+                ops.add(Op.max(key, value));
+                return new KeyValue(wireKey, Operands.number(value), WriteKind.MAX);
+            }
+            case SET -> {
+                List<Long> added = elementsAdded.computeIfAbsent(key, k -> new ArrayList<>());
+                if (!added.isEmpty() && random.nextInt(REMOVE_ONE_IN) == 0) {
+                    long element = added.get(random.nextInt(added.size()));
+                    ops.add(Op.setRemove(key, element));
+                    return new KeyValue(wireKey, id(element), WriteKind.SET_REMOVE);
+                }
+                long element = history.nextValueId();
+                added.add(element);
+                ops.add(Op.setAdd(key, element));
+                return new KeyValue(wireKey, id(element), WriteKind.SET_ADD);
+            }
+            case TOPK -> {
+                long item = 1 + random.nextInt(TOPK_ITEMS);
+                long score = history.nextValueId();
+                ops.add(Op.topkInsert(key, item, score));
+                return new KeyValue(wireKey, Operands.topk(TOP_K, score, id(item)), WriteKind.TOPK_INSERT);
+            }
+            default -> throw new IllegalArgumentException("key " + key + " is not typed");
+        }
+    }
+
+    /** The history's record of a read of typed key {@code key} that returned {@code v}. */
+    Op read(long key, ReadValue v) {
+        byte[] folded = v == null || v.value() == null ? null : v.value();
+        return switch (typeOf(key)) {
+            case COUNTER -> Op.readCounter(key, folded == null ? 0 : TypedValues.counter(folded));
+            case MAX -> Op.readMax(key, folded == null ? 0 : TypedValues.max(folded));
+            case SET -> {
+                List<byte[]> members = folded == null ? List.of() : TypedValues.set(folded);
+                long[] elements = new long[members.size()];
+                for (int i = 0; i < elements.length; i++) elements[i] = ByteBuffer.wrap(members.get(i)).getLong();
+                yield Op.readSet(key, elements);
+            }
+            case TOPK -> {
+                List<TypedValues.Scored> best = folded == null ? List.of() : TypedValues.topk(folded);
+                long[] items = new long[best.size()], scores = new long[best.size()];
+                for (int i = 0; i < items.length; i++) {
+                    items[i] = ByteBuffer.wrap(best.get(i).item()).getLong();
+                    scores[i] = best.get(i).score();
+                }
+                yield Op.readTopk(key, TOP_K, items, scores);
+            }
+            default -> throw new IllegalArgumentException("key " + key + " is not typed");
+        };
+    }
+
+    private static byte[] id(long id) {
+        return ByteBuffer.allocate(8).putLong(id).array();
+    }
+
+    private static long mix(long x) {
+        x = (x ^ (x >>> 30)) * 0xbf58476d1ce4e5b9L;
+        x = (x ^ (x >>> 27)) * 0x94d049bb133111ebL;
+        return x ^ (x >>> 31);
+    }
+}

@@ -106,6 +106,8 @@ public final class Partition {
     private final ArrayDeque<SvcSample> svcHistory = new ArrayDeque<>();
     /** Keys that may hold more than one version. */
     private final Set<Key> gcCandidates = new LinkedHashSet<>();
+    /** Bounds the work of a read on a hot typed key. */
+    private final RunningFolds runningFolds;
 
     private long nextStabilizationAt;
     private long lastStabilizationSentAt;
@@ -170,7 +172,8 @@ public final class Partition {
         this.self = self;
         this.config = config;
         this.topology = topology;
-        this.checks = new RequestChecks(config, topology, self);
+        this.checks = new RequestChecks(config, topology, self, true);
+        this.runningFolds = new RunningFolds(n, RUNNING_FOLD_KEYS);
         this.store = store;
         this.peers = peers;
         this.time = time;
@@ -508,6 +511,9 @@ public final class Partition {
      */
     static final int MAX_WAITING_BYTES = 64 * 1024;
 
+    /** Hot typed keys a partition keeps a running fold for (RunningFolds), the most recently read ones. */
+    static final int RUNNING_FOLD_KEYS = 1024;
+
     /**
      * The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}, and lists the
      * newer versions it left out whose sequence numbers are within {@code at}'s own entry, so that the client can tell
@@ -566,9 +572,18 @@ public final class Partition {
      * at its merged clock (docs/design.md, "Commutative operations").
      */
     private ReadValue foldAt(Key key, KeyType type, List<Version> versions, long[] at, long[] maxCommit, Waiting waiting) {
-        TypedFold fold = new TypedFold(type);
+        RunningFolds.Folded running = config.has(Bug.FOLD_IN_SEQUENCE_ORDER) ? null
+                : runningFolds.forRead(key, type, versions, at, svc);
+        TypedFold fold = running != null ? running.fold().copy() : new TypedFold(type);
         long sequence = 0;
         foldedCommitTime = 0;
+        if (running != null) {
+            metrics.runningFoldReads++;
+            for (int i = 0; i < n; i++) maxCommit[i] = Math.max(maxCommit[i], running.maxClock()[i]);
+            foldedCommitTime = running.maxTime();
+            sequence = running.maxSequence();
+            versions = running.outside();
+        }
         for (Version v : versions) {
             boolean visible = v.kind() == WriteKind.FOLDED
                     || (config.has(Bug.FOLD_IN_SEQUENCE_ORDER) ? v.sequence() <= at[self] : v.commitClock().leq(at));
@@ -1022,7 +1037,9 @@ public final class Partition {
             // A remove keeps what its session had seen: it removes exactly the adds within that (TypedFold).
             byte[] value = kv.kind() != WriteKind.SET_REMOVE ? kv.value()
                     : new TypedFold.RemoveOperand(kv.value(), t.record.clientClock()).encode();
-            store.putVersion(kv.key(), new Version(t.sequence(), t.commitClock, t.commitTime, value, kv.kind()));
+            Version version = new Version(t.sequence(), t.commitClock, t.commitTime, value, kv.kind());
+            store.putVersion(kv.key(), version);
+            if (kv.kind() != WriteKind.PUT) runningFolds.installed(kv.key(), version);
             gcCandidates.add(kv.key());
         }
     }

@@ -10,6 +10,7 @@ public final class PartitionMetrics {
     long keysRead;
     long writesPrepared;
     long writesRefused;
+    long runningFoldReads;
     long writesCommitted;
     long writesAborted;
     long coordinatorTimeouts;
@@ -34,6 +35,8 @@ public final class PartitionMetrics {
     public long writesPrepared() { return writesPrepared; }
     /** Writes refused before preparing (an operation of the wrong type for its key). */
     public long writesRefused() { return writesRefused; }
+    /** Typed-key reads that started from a running fold instead of folding every operation (RunningFolds). */
+    public long runningFoldReads() { return runningFoldReads; }
     public long writesCommitted() { return writesCommitted; }
     public long writesAborted() { return writesAborted; }
     /** Transactions this partition coordinated and aborted because a vote did not arrive in time. */

@@ -21,10 +21,19 @@ public final class RequestChecks {
     private final Topology topology;
     private final int self;
 
+    private final boolean commutativeOperations;
+
+    /** Checks for a protocol of puts only: a commutative operation is refused. */
     public RequestChecks(PartitionConfig config, Topology topology, int self) {
+        this(config, topology, self, false);
+    }
+
+    /** @param commutativeOperations whether the protocol takes commutative operations (FastCCS) besides puts */
+    public RequestChecks(PartitionConfig config, Topology topology, int self, boolean commutativeOperations) {
         this.config = config;
         this.topology = topology;
         this.self = self;
+        this.commutativeOperations = commutativeOperations;
     }
 
     /** Null if {@code keys} are a valid read of this partition, else the error to answer. */
@@ -68,6 +77,8 @@ public final class RequestChecks {
             if (kv.value().length > config.maxValueBytes())
                 return invalid(requestId, "value of " + kv.value().length + " bytes for key " + kv.key()
                         + ", more than the maximum of " + config.maxValueBytes());
+            if (kv.kind() != io.fastccs.protocol.typed.WriteKind.PUT && !commutativeOperations)
+                return invalid(requestId, kv.kind() + " on key " + kv.key() + ": this protocol takes puts only");
             String problem = Operands.problem(kv.kind(), kv.value());
             if (problem != null) return invalid(requestId, kv.kind() + " on key " + kv.key() + " " + problem);
         }

@@ -151,6 +151,29 @@ class CommutativeOperationsTest {
         assertThat(TypedValues.counter(read(c.session(3), k).value())).isEqualTo(sum + 100);
     }
 
+    /**
+     * A hot counter's reads start from a running fold of what was within svc (RunningFolds) and fold only the rest; a
+     * round two at an older clock than the running fold's folds the operations one by one, and both agree with a fold
+     * of every operation.
+     */
+    @Test
+    void aHotCounterIsReadFromItsRunningFoldAndOlderClocksStillFoldExactly() {
+        ClientSession a = c.session(1);
+        for (int i = 0; i < RunningFolds.MIN_VERSIONS; i++) write(a, add(k, 1));
+        io.fastccs.protocol.messages.ReadReply old = c.read1(0, io.fastccs.protocol.primitives.VectorClock.zero(2), k).read();
+        assertThat(TypedValues.counter(old.values().get(0).value())).isEqualTo(RunningFolds.MIN_VERSIONS);
+        long expected = RunningFolds.MIN_VERSIONS;
+        for (int i = 0; i < 50; i++) { // past the point where the running fold catches up with svc, several times
+            write(a, add(k, 2), add(j, 1)); // also j, so that round one's clocks involve both partitions
+            expected += 2;
+            assertThat(TypedValues.counter(read(c.session(3), k).value())).isEqualTo(expected);
+        }
+        assertThat(c.p(0).metrics().runningFoldReads()).isGreaterThan(40);
+        // Round two at the first read's snapshot: below the running fold's clock, so every operation is looked at.
+        io.fastccs.protocol.messages.ReadReply again = c.read2(0, old.snapshot(), old.serverTime(), k).read();
+        assertThat(TypedValues.counter(again.values().get(0).value())).isEqualTo(RunningFolds.MIN_VERSIONS);
+    }
+
     /** Always picks the same coordinator index among the participants. */
     private static final class FixedChoice extends Random {
         private final int index;

@@ -58,6 +58,19 @@ public final class TypedFold {
         this.type = type;
     }
 
+    /** A fold of the same operations that goes on apart from this one. */
+    public TypedFold copy() {
+        TypedFold c = new TypedFold(type);
+        c.number = number;
+        c.any = any;
+        c.k = k;
+        adds.forEach((e, clocks) -> c.adds.put(e, new ArrayList<>(clocks)));
+        c.removes.addAll(removes);
+        c.scores.putAll(scores);
+        c.resultSeeded = resultSeeded;
+        return c;
+    }
+
     /** The type of the key these versions are of (a register when there are none or they are puts). */
     public static KeyType typeOf(Collection<Version> versions) {
         for (Version v : versions) {

@@ -41,7 +41,15 @@ public record Anomaly(Kind kind, String description, List<Long> txnIds, Optional
         /** Session order and reads-from form a cycle (a transaction is causally before itself). */
         CAUSAL_CYCLE,
         /** Reads after the workload quiesced disagree or return values that a causally later write overwrote. */
-        NON_CONVERGENCE
+        NON_CONVERGENCE,
+        /**
+         * A typed read returned a value that no set of operations, each applied once, folds to: a counter sum
+         * that no subset of the adds gives (an add counted twice), a top-k list out of order, with an item twice
+         * or longer than k.
+         */
+        DOUBLE_COUNTED,
+        /** A key is used with two data types (malformed input): its operations are not checked. */
+        MIXED_TYPES
     }
 
     public Anomaly {

@@ -19,12 +19,14 @@ import java.util.concurrent.Callable;
 
 /**
  * Command line: {@code check FILE [--final-session S]... [--max-report N]} checks a Plume-format
- * history for TCC. Exit code 0 when clean, 1 when anomalies were found, 2 on bad input or usage.
+ * history (with our typed-operation lines, see {@link PlumeText}) for TCC. Exit code 0 when clean,
+ * 1 when anomalies were found, 2 on bad input or usage.
  * A leading literal {@code check} argument is accepted and ignored, so launchers may pass it.
  */
 @Command(name = "check", mixinStandardHelpOptions = true, version = "fastccs-checker 0.1.0",
-        description = "Checks a Plume-format history (r/w(key,value,session,txn) per line) for transactional "
-                + "causal consistency. Exit code: 0 = consistent, 1 = anomalies found, 2 = bad input or usage.")
+        description = "Checks a Plume-format history (r/w(key,value,session,txn) per line, plus our typed lines: "
+                + "add, max, sadd, srem, topk, rc, rm, rs, rt) for transactional causal consistency. "
+                + "Exit code: 0 = consistent, 1 = anomalies found, 2 = bad input or usage.")
 public final class CheckCommand implements Callable<Integer> {
 
     static final int EXIT_OK = 0;

@@ -4,6 +4,7 @@ import io.fastccs.check.Anomaly.Kind;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,6 +23,10 @@ import java.util.Set;
  * vector clocks to find, per read, the writes that CC forces before the one it read; a second walk
  * answers the "is t1 hb t2" questions that tell direct violations from mere ordering constraints;
  * finally the remaining constraints go into one graph whose cycles are violations.
+ *
+ * <p>Typed keys (counters, max registers, sets, top-k) are checked by {@link TypedReads}: the
+ * operations a typed read certainly folds in become hb edges (labelled "vis"), and the first walk also
+ * checks each typed read against its causal past. Register checks ignore typed operations.
  */
 final class CheckRun {
 
@@ -69,6 +74,8 @@ final class CheckRun {
     private final IntList eTo = new IntList();
     private final IntList eLab = new IntList();
     private final LongList wrKey = new LongList();
+    /** WR labels that are typed-read visibility edges rather than register reads-from. */
+    private final BitSet visLabel = new BitSet();
     /** Number of successors that join this node's stored clock (WR readers; barrier's final sessions). */
     private int[] refCount;
 
@@ -91,6 +98,10 @@ final class CheckRun {
     private int reads;
     private int writes;
 
+    private TypedKeys typedKeys;
+    /** Null when the history has no typed operations. */
+    private TypedReads typed;
+
     CheckRun(History h, int maxStored) {
         this.h = h;
         this.maxStored = maxStored;
@@ -104,8 +115,15 @@ final class CheckRun {
 
     CheckResult run() {
         indexNodes();
+        TxnNodes view = new TxnNodes(tx, nodeTx, nodeSess, nodeSo, sessFinal);
+        typedKeys = TypedKeys.index(view, this::report);
         indexWrites();
         scanTransactions();
+        if (!typedKeys.isEmpty()) {
+            typed = new TypedReads(view, typedKeys, this::report, this::readsRegisterFrom);
+            typed.scan();
+            addVisibilityEdges();
+        }
         checkFinalAgreement();
         Digraph hb = buildHb();
         int[] order = hb.topoOrder();
@@ -122,7 +140,17 @@ final class CheckRun {
         rPrevQuery = new int[readWriter.size()];
         Arrays.fill(rPrev, NONE);
         Arrays.fill(rPrevQuery, -1);
-        walk(order, rev, new FindCandidates());
+        FindCandidates find = new FindCandidates();
+        if (typed == null) {
+            walk(order, rev, find);
+        } else {
+            typed.prepareWalk();
+            walk(order, rev, (t, clock, stored) -> {
+                find.visit(t, clock, stored);
+                typed.visit(t, clock);
+            });
+            typed.finish();
+        }
         if (qB.size() > 0) {
             answerQueries(order, rev);
         }
@@ -202,11 +230,11 @@ final class CheckRun {
             seen.clear();
             for (int j = ops.size() - 1; j >= 0; j--) {
                 Op op = ops.get(j);
-                last[j] = !op.isRead() && seen.put(op.key(), 0);
+                last[j] = op.kind() == Op.Kind.WRITE && seen.put(op.key(), 0);
             }
             for (int j = 0; j < ops.size(); j++) {
                 Op op = ops.get(j);
-                if (op.isRead()) {
+                if (op.kind() != Op.Kind.WRITE || typedKeys.isMixed(op.key())) {
                     continue;
                 }
                 if (op.value() == 0) {
@@ -241,6 +269,9 @@ final class CheckRun {
             for (Op op : tx[i].ops()) {
                 long k = op.key();
                 long v = op.value();
+                if (op.isTyped() || typedKeys.isMixed(k)) {
+                    continue; // typed keys: TypedReads; mixed keys: not checked
+                }
                 if (!op.isRead()) {
                     if (v != 0) {
                         ownWrite.put(k, v);
@@ -303,6 +334,35 @@ final class CheckRun {
         }
     }
 
+    /** Typed reads' pinned writers become hb edges, like reads-from. */
+    private void addVisibilityEdges() {
+        int[] mark = new int[nc];
+        TypedValues values = typed.values();
+        for (int r = 0; r < values.reads(); r++) {
+            int t = values.readerOf(r);
+            for (int p = values.pinStart(r); p < values.pinEnd(r); p++) {
+                int w = values.pinned(p);
+                if (mark[w] != t + 1) {
+                    mark[w] = t + 1;
+                    visLabel.set(wrKey.size());
+                    addEdge(w, t, wrKey.size());
+                    wrKey.add(values.key(r).key);
+                    refCount[w]++;
+                }
+            }
+        }
+    }
+
+    /** Whether {@code reader} read a register value written by {@code writer}. */
+    private boolean readsRegisterFrom(int reader, int writer) {
+        for (int x = readOff[reader]; x < readOff[reader + 1]; x++) {
+            if (readWriter.get(x) == writer) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void addRead(long k, long v, int writerNode) {
         readKey.add(k);
         readVal.add(v);
@@ -329,7 +389,7 @@ final class CheckRun {
         for (int t = 0; t < nc; t++) {
             if (sessFinal[nodeSess[t]]) {
                 for (Op op : tx[nodeTx[t]].ops()) {
-                    if (!op.isRead()) {
+                    if (op.kind() == Op.Kind.WRITE) {
                         writtenByFinal.add(op.key());
                     }
                 }
@@ -382,7 +442,9 @@ final class CheckRun {
 
     private void reportHbCycles(Digraph hb, boolean[] done, int unchecked) {
         for (int[] cycle : hb.cycles(done)) {
-            report(Kind.CAUSAL_CYCLE, "causal order (session order, reads-from, quiescence) has a cycle: " + describeCycle(hb, cycle)
+            String edges = typed == null ? "session order, reads-from, quiescence"
+                    : "session order, reads-from, typed visibility, quiescence";
+            report(Kind.CAUSAL_CYCLE, "causal order (" + edges + ") has a cycle: " + describeCycle(hb, cycle)
                     + " (" + unchecked + " transactions on or after such cycles are not checked further)",
                     cycleTxns(hb, cycle), cycleKey(hb, cycle));
         }
@@ -394,7 +456,8 @@ final class CheckRun {
         for (int t = 0; t < nc; t++) {
             seen.clear();
             for (Op op : tx[nodeTx[t]].ops()) {
-                if (!op.isRead() && op.value() != 0 && seen.put(op.key(), 0)) {
+                if (op.kind() == Op.Kind.WRITE && op.value() != 0 && !typedKeys.isMixed(op.key())
+                        && seen.put(op.key(), 0)) {
                     tmp.computeIfAbsent(op.key(), k -> new LongList(2))
                             .add(((long) nodeSess[t] << 32) | nodeSo[t]);
                 }
@@ -630,7 +693,7 @@ final class CheckRun {
     }
 
     /** Most specific classification first. */
-    private static int rank(Kind k) {
+    static int rank(Kind k) {
         return switch (k) {
             case NON_CONVERGENCE -> 0;
             case READ_YOUR_WRITES -> 1;
@@ -652,10 +715,8 @@ final class CheckRun {
         if (p == t2 || p >= 0 && p != t1 && (t1 == INIT || rPrevQuery[r] >= 0 && qAnswer[rPrevQuery[r]])) {
             return Kind.MONOTONIC_READS;
         }
-        for (int x = readOff[t3]; x < readOff[t3 + 1]; x++) {
-            if (readWriter.get(x) == t2) {
-                return Kind.FRACTURED_READ;
-            }
+        if (readsRegisterFrom(t3, t2) || typed != null && typed.pins(t3, t2)) {
+            return Kind.FRACTURED_READ;
         }
         return Kind.CAUSAL_VIOLATION;
     }
@@ -691,7 +752,7 @@ final class CheckRun {
     private long lastWrite(int txIndex, long key) {
         long v = 0;
         for (Op op : tx[txIndex].ops()) {
-            if (!op.isRead() && op.key() == key) {
+            if (op.kind() == Op.Kind.WRITE && op.key() == key) {
                 v = op.value();
             }
         }
@@ -744,7 +805,7 @@ final class CheckRun {
             } else if (lab == BARRIER) {
                 sb.append("-quiesce->");
             } else if (lab >= 0) {
-                sb.append("-wr(").append(wrKey.get(lab)).append(")->");
+                sb.append(visLabel.get(lab) ? "-vis(" : "-wr(").append(wrKey.get(lab)).append(")->");
             } else {
                 int c = -3 - lab;
                 int r = cRead.get(c);

@@ -1,6 +1,7 @@
 package io.fastccs.check;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,11 @@ import java.util.function.LongFunction;
  * order of commit orders (so no acknowledged write was lost). The simulator, the test kit's workload and through it the
  * integration tests and the nemesis all verify their recorded transactions here.
  *
+ * <p>Typed keys (counters, max registers, sets, top-k) have no newest write: their final reads are typed reads
+ * in the final session's transactions, which the TCC checker requires to fold in every committed operation
+ * ({@link Verdict#check()}, {@code NON_CONVERGENCE} otherwise). {@link #typedKeysWritten()} lists what they must
+ * cover; {@link #keysWritten()} and {@link #verify} are about register keys only.
+ *
  * <p>Transactions are added in the order the history should list them. {@code C} is the commit order's type (a vector
  * clock in FastCCS); the checker module knows nothing of it beyond the comparator.
  *
@@ -25,6 +31,7 @@ public final class FinalStateVerifier<C> {
     private final Comparator<C> arbitration;
     private final Map<Long, Newest<C>> newestCommitted = new TreeMap<>();
     private final TreeSet<Long> written = new TreeSet<>();
+    private final TreeMap<Long, Op.DataType> typedWritten = new TreeMap<>();
     private final List<String> violations = new ArrayList<>();
 
     private record Newest<C>(String name, C order, long value, boolean acknowledged) {
@@ -49,13 +56,17 @@ public final class FinalStateVerifier<C> {
         boolean isCommitted = Boolean.TRUE.equals(committed);
         history.add(new Txn(txnId, session, isCommitted, ops));
         if (!write) return this;
-        for (Op op : ops) written.add(op.key());
+        for (Op op : ops) {
+            if (!op.isTyped()) written.add(op.key());
+            else if (!op.isRead()) typedWritten.put(op.key(), op.dataType());
+        }
         if (!isCommitted) return this;
         if (commitOrder == null) {
             violations.add("committed write " + name + " without a commit order");
             return this;
         }
         for (Op op : ops) {
+            if (op.isTyped()) continue; // typed keys have no newest write
             Newest<C> best = newestCommitted.get(op.key());
             if (best == null || arbitration.compare(best.order(), commitOrder) < 0)
                 newestCommitted.put(op.key(), new Newest<>(name, commitOrder, op.value(), acknowledged));
@@ -63,9 +74,17 @@ public final class FinalStateVerifier<C> {
         return this;
     }
 
-    /** Keys some write (committed or not) wrote, in key order: what the final read must cover. */
+    /** Register keys some write (committed or not) wrote, in key order: what the final read must cover. */
     public List<Long> keysWritten() {
         return new ArrayList<>(written);
+    }
+
+    /**
+     * Typed keys some write transaction (committed or not) operated on, in key order, with their types: what the final
+     * session's typed reads must cover (each with the read of its type).
+     */
+    public Map<Long, Op.DataType> typedKeysWritten() {
+        return Collections.unmodifiableMap(new TreeMap<>(typedWritten));
     }
 
     /**
@@ -85,7 +104,7 @@ public final class FinalStateVerifier<C> {
                     + w.name() + " (" + describeOrder.apply(w.order()) + ") with " + w.value()
                     + (w.acknowledged() ? ": an acknowledged write was lost" : ""));
         }
-        return new Verdict(history.build(), found, lostAcknowledged, written.size());
+        return new Verdict(history.build(), found, lostAcknowledged, written.size() + typedWritten.size());
     }
 
     /** The history, what the final-state checks found, and (computed once, when asked) the TCC checker's verdict. */
@@ -117,6 +136,7 @@ public final class FinalStateVerifier<C> {
             return lostAcknowledged;
         }
 
+        /** Register and typed keys written. */
         public long keysWritten() {
             return keysWritten;
         }

@@ -55,6 +55,15 @@ class CheckCommandTest {
     }
 
     @Test
+    void typedHistoriesAreChecked() throws IOException {
+        Path clean = file("add(1,1,1,1)\nsadd(2,7,1,1)\nrc(1,1,2,2)\nrs(2,[7],2,2)\n");
+        assertThat(run(clean.toString())).isEqualTo(0);
+        Path lost = file("add(1,1,1,1)\nrc(1,0,1,2)\n");
+        assertThat(run(lost.toString())).isEqualTo(1);
+        assertThat(out.toString()).contains("READ_YOUR_WRITES key=1 txns=[1, 2]");
+    }
+
+    @Test
     void malformedInputExitsTwo() throws IOException {
         Path f = file("w(1,1,1,1)\nbogus\n");
         assertThat(run(f.toString())).isEqualTo(2);

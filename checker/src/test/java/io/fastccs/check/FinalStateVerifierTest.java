@@ -61,4 +61,28 @@ class FinalStateVerifierTest {
                 "committed write orderless without a commit order");
         assertThat(verdict.history().transactions().get(0).committed()).as("an unknown outcome counts as aborted").isFalse();
     }
+
+    @Test
+    void typedKeysAreListedApartAndTheirFinalReadsCheckedByTheChecker() {
+        FinalStateVerifier<Long> v = new FinalStateVerifier<Long>(FINAL, Comparator.naturalOrder())
+                .add(1, 1, true, true, List.of(Op.write(1, 10), Op.add(5, 1), Op.setAdd(6, 3)), 5L, true, "w1")
+                .add(2, 2, true, true, List.of(Op.add(5, 2)), 7L, true, "w2")
+                .add(3, 2, true, false, List.of(Op.topkInsert(7, 1, 9)), null, false, "w3");
+        assertThat(v.keysWritten()).containsExactly(1L);
+        assertThat(v.typedKeysWritten()).containsExactly(Map.entry(5L, Op.DataType.COUNTER),
+                Map.entry(6L, Op.DataType.SET), Map.entry(7L, Op.DataType.TOP_K));
+        v.add(4, FINAL, false, true, List.of(Op.read(1, 10), Op.readCounter(5, 3), Op.readSet(6, 3),
+                Op.readTopk(7, 2, new long[0], new long[0])), null, false, "final");
+        FinalStateVerifier.Verdict ok = v.verify(Map.of(1L, 10L), k -> "k" + k, String::valueOf);
+        assertThat(ok.violations()).isEmpty();
+        assertThat(ok.keysWritten()).isEqualTo(4);
+        assertThat(ok.check().ok()).as("%s", ok.check().anomalies()).isTrue();
+
+        FinalStateVerifier<Long> lost = new FinalStateVerifier<Long>(FINAL, Comparator.naturalOrder())
+                .add(1, 1, true, true, List.of(Op.add(5, 1)), 5L, true, "w1")
+                .add(2, FINAL, false, true, List.of(Op.readCounter(5, 0)), null, false, "final");
+        FinalStateVerifier.Verdict verdict = lost.verify(Map.of(), k -> "k" + k, String::valueOf);
+        assertThat(verdict.violations()).isEmpty();
+        assertThat(verdict.check().counts()).isEqualTo(Map.of(Anomaly.Kind.NON_CONVERGENCE, 1));
+    }
 }

@@ -143,4 +143,79 @@ class PlumeTextTest {
         Files.writeString(f, "w(1,1,1,1)\nr(1,1,2,2)\n");
         assertThat(PlumeText.read(f, Set.of()).transactions()).hasSize(2);
     }
+
+    // ---------------------------------------------------------------- typed operations (our extension)
+
+    @Test
+    void parsesTypedLines() throws IOException {
+        History h = parse("add(1,4,1,1)\nadd(1,-3,1,1)\nmax(2,9,1,1)\nsadd(3,7,1,1)\nsrem(3,8,1,1)\ntopk(4,5:-2,1,1)\n"
+                + "rc(1,-7,2,2)\nrm(2,0,2,2)\nrs(3,[9 7 8],2,2)\nrs(5,[],2,2)\nrt(4,3,[5:-2 6:-9],2,2)\nrt(4,0,[],2,2)\n"
+                + "add(1,16,3,-1)\nrc(1,16,3,-1)\n");
+        assertThat(h.transactions()).containsExactly(
+                new Txn(1, 1, true, List.of(Op.add(1, 4), Op.add(1, -3), Op.max(2, 9), Op.setAdd(3, 7),
+                        Op.setRemove(3, 8), Op.topkInsert(4, 5, -2))),
+                new Txn(2, 2, true, List.of(Op.readCounter(1, -7), Op.readMax(2, 0), Op.readSet(3, 7, 8, 9),
+                        Op.readSet(5), Op.readTopk(4, 3, new long[] {5, 6}, new long[] {-2, -9}),
+                        Op.readTopk(4, 0, new long[0], new long[0]))),
+                new Txn(-4, 3, false, List.of(Op.add(1, 16))));
+    }
+
+    @Test
+    void writesTypedLinesAndReadsThemBack() throws IOException {
+        History h = History.builder()
+                .committed(1, 1, Op.add(1, -3), Op.max(2, 9), Op.setAdd(3, 7), Op.setRemove(3, 7),
+                        Op.topkInsert(4, 5, 10), write(9, 1))
+                .committed(2, 2, Op.readCounter(1, -3), Op.readMax(2, 9), Op.readSet(3, 8, 7), Op.readSet(6),
+                        Op.readTopk(4, 2, new long[] {5, 1}, new long[] {10, -4}), read(9, 1))
+                .aborted(-3, 2, Op.add(1, 8), Op.readCounter(1, 5))
+                .build();
+        String text = format(h);
+        assertThat(text).isEqualTo("add(1,-3,1,1)\nmax(2,9,1,1)\nsadd(3,7,1,1)\nsrem(3,7,1,1)\ntopk(4,5:10,1,1)\n"
+                + "w(9,1,1,1)\nrc(1,-3,2,2)\nrm(2,9,2,2)\nrs(3,[7 8],2,2)\nrs(6,[],2,2)\nrt(4,2,[5:10 1:-4],2,2)\n"
+                + "r(9,1,2,2)\nadd(1,8,2,-1)\n");
+        History back = parse(text);
+        assertThat(back.transactions().subList(0, 2)).isEqualTo(h.transactions().subList(0, 2));
+        assertThat(back.transactions().get(2)).isEqualTo(new Txn(-3, 2, false, List.of(Op.add(1, 8))));
+    }
+
+    @Test
+    void extremeNumbersRoundTrip() throws IOException {
+        History h = History.builder()
+                .committed(1, 1, Op.add(1, Long.MIN_VALUE), Op.add(1, Long.MAX_VALUE), Op.max(2, Long.MAX_VALUE),
+                        Op.readCounter(1, -1), Op.readTopk(3, Integer.MAX_VALUE, new long[] {Long.MAX_VALUE},
+                                new long[] {Long.MIN_VALUE}))
+                .build();
+        assertThat(parse(format(h))).isEqualTo(h);
+    }
+
+    @Test
+    void roundTripsRandomTypedHistories() throws IOException {
+        for (long seed = 1; seed <= 20; seed++) {
+            History h = TypedHistoryGen.serial(new Random(seed), 150, 5, 2, 0.0);
+            History back = PlumeText.read(new StringReader(format(h)), h.finalSessions());
+            assertThat(back).as("seed %d", seed).isEqualTo(h);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"add(1,--1,1,1)", "add(1,1,1)", "add(1,+1,1,1)", "ADD(1,1,1,1)", "add (1,1,1,1)",
+            "max(1,1,1,1,1)", "sadd(1,-1,1,1)", "srem(1,a,1,1)", "topk(1,1,1,1)", "topk(1,1:,1,1)", "topk(1,:1,1,1)",
+            "topk(1,-1:1,1,1)", "rc(1,1,1,1) ", "rm(1,1,1)", "rs(1,[1,2],1,1)", "rs(1,[ ],1,1)", "rs(1,[1 ],1,1)",
+            "rs(1,[1  2],1,1)", "rs(1,1,1,1)", "rs(1,[1,1,1)", "rs(1,[-1],1,1)", "rt(1,2,[1:5 2],1,1)",
+            "rt(1,2,[1:5],1)", "rt(1,-1,[],1,1)", "rt(1,99999999999,[],1,1)", "rt(1,[1:5],1,1)", "rt(1,2,[1:5:6],1,1)",
+            "add(1,99999999999999999999,1,1)", "add(1,-99999999999999999999,1,1)", "rc(1,1,1,-2)", "(1,1,1,1)"})
+    void rejectsMalformedTypedLinesWithTheLineNumber(String bad) {
+        assertThatThrownBy(() -> parse("add(1,1,1,1)\n" + bad + "\nrc(1,1,2,2)\n"))
+                .isInstanceOf(HistoryFormatException.class)
+                .hasMessageStartingWith("line 2: ")
+                .satisfies(e -> assertThat(((HistoryFormatException) e).line()).isEqualTo(2));
+    }
+
+    @Test
+    void writerRejectsNegativeElementsAndItems() {
+        History element = History.builder().committed(1, 1, Op.setAdd(1, -1)).build();
+        assertThatThrownBy(() -> format(element)).isInstanceOf(IllegalArgumentException.class);
+        History item = History.builder().committed(1, 1, Op.readTopk(1, 1, new long[] {-1}, new long[] {1})).build();
+        assertThatThrownBy(() -> format(item)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -170,7 +170,9 @@ public final class ReadTransaction {
                 TypedFold fold = new TypedFold(v.type()).addResult(v.value());
                 long sequence = v.sequence();
                 for (WaitingVersion w : first.waiting()) {
-                    if (!w.key().equals(v.key()) || !(session.has(Bug.WAITING_VERSION_UNCHECKED) || w.commitClock().leq(merged)))
+                    // A remove within the merged clock made the client read the partition again (waitingRemoveWithin).
+                    if (!w.key().equals(v.key()) || w.kind() == WriteKind.SET_REMOVE
+                            || !(session.has(Bug.WAITING_VERSION_UNCHECKED) || w.commitClock().leq(merged)))
                         continue;
                     fold.add(new Version(w.sequence(), w.commitClock(), w.commitTime(), w.value(), w.kind()));
                     maxCommit = maxCommit.max(w.commitClock());

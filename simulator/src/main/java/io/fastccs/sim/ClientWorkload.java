@@ -218,7 +218,7 @@ final class ClientWorkload {
             RecordedTxn rec = new RecordedTxn(history.nextTxnId(), sessionId, false);
             for (Map.Entry<Key, ReadValue> e : r.values().entrySet()) {
                 long k = SimKeys.keyIndex(e.getKey());
-                rec.ops.add(typedKeys.typeOf(k) != KeyType.REGISTER ? typedKeys.read(k, e.getValue())
+                rec.ops.add(typedKeys.typeOf(k) != KeyType.REGISTER ? typedKeys.read(sessionId, k, e.getValue())
                         : Op.read(k, SimKeys.valueId(e.getValue())));
             }
             rec.outcome = Outcome.COMMITTED;
@@ -234,7 +234,7 @@ final class ClientWorkload {
             RecordedTxn rec = new RecordedTxn(history.nextTxnId(), sessionId, true);
             for (long k : writeKeys) {
                 if (typedKeys.typeOf(k) != KeyType.REGISTER) {
-                    operations.add(typedKeys.operation(keys.key(k), k, history, random, rec.ops));
+                    operations.add(typedKeys.operation(sessionId, keys.key(k), k, history, random, rec.ops));
                     continue;
                 }
                 long id = history.nextValueId();

@@ -31,7 +31,8 @@ final class TypedKeys {
 
     private final double fraction;
     private final Map<Long, Integer> addsIssued = new HashMap<>();
-    private final Map<Long, List<Long>> elementsAdded = new HashMap<>();
+    /** Per session, per set key, the elements the session added or read: the ones it may remove. */
+    private final Map<Long, Map<Long, List<Long>>> seenBySession = new HashMap<>();
 
     TypedKeys(double fraction) {
         this.fraction = fraction;
@@ -54,8 +55,12 @@ final class TypedKeys {
         };
     }
 
-    /** An operation on typed key {@code key}, appended to {@code ops} as the history records it. */
-    KeyValue operation(Key wireKey, long key, HistoryLog history, SplittableRandom random, List<Op> ops) {
+    /**
+     * An operation on typed key {@code key} by session {@code session}, appended to {@code ops} as the history records it.
+     * A set remove removes an element the session saw (added or read): a remove removes the adds its session had seen,
+     * and the history shows what a session saw only through its reads and its own writes.
+     */
+    KeyValue operation(long session, Key wireKey, long key, HistoryLog history, SplittableRandom random, List<Op> ops) {
         switch (typeOf(key)) {
             case COUNTER -> {
                 int n = addsIssued.merge(key, 1, Integer::sum) - 1;
@@ -69,14 +74,14 @@ final class TypedKeys {
                 return new KeyValue(wireKey, Operands.number(value), WriteKind.MAX);
             }
             case SET -> {
-                List<Long> added = elementsAdded.computeIfAbsent(key, k -> new ArrayList<>());
-                if (!added.isEmpty() && random.nextInt(REMOVE_ONE_IN) == 0) {
-                    long element = added.get(random.nextInt(added.size()));
+                List<Long> seen = seen(session, key);
+                if (!seen.isEmpty() && random.nextInt(REMOVE_ONE_IN) == 0) {
+                    long element = seen.get(random.nextInt(seen.size()));
                     ops.add(Op.setRemove(key, element));
                     return new KeyValue(wireKey, id(element), WriteKind.SET_REMOVE);
                 }
                 long element = history.nextValueId();
-                added.add(element);
+                seen.add(element);
                 ops.add(Op.setAdd(key, element));
                 return new KeyValue(wireKey, id(element), WriteKind.SET_ADD);
             }
@@ -90,10 +95,36 @@ final class TypedKeys {
         }
     }
 
+    private List<Long> seen(long session, long key) {
+        return seenBySession.computeIfAbsent(session, x -> new HashMap<>()).computeIfAbsent(key, x -> new ArrayList<>());
+    }
+
+    /** The history's record of a read of typed key {@code key} by {@code session} that returned {@code v}. */
+    Op read(long session, long key, ReadValue v) {
+        Op op = read(key, v);
+        if (op.kind() == Op.Kind.READ_SET) {
+            List<Long> seen = seen(session, key);
+            for (long e : op.elements()) if (!seen.contains(e)) seen.add(e);
+        }
+        return op;
+    }
+
+    /** An element, item or value no operation writes: what a read that returned something else than a fold records. */
+    private static final long NEVER_WRITTEN = Long.MAX_VALUE;
+
     /** The history's record of a read of typed key {@code key} that returned {@code v}. */
     Op read(long key, ReadValue v) {
         byte[] folded = v == null || v.value() == null ? null : v.value();
-        return switch (typeOf(key)) {
+        KeyType type = typeOf(key);
+        if (folded != null && TypedValues.typeOf(folded) != type) { // a broken variant's answer: recorded as impossible
+            return switch (type) {
+                case COUNTER -> Op.readCounter(key, Long.MIN_VALUE);
+                case MAX -> Op.readMax(key, -1);
+                case SET -> Op.readSet(key, NEVER_WRITTEN);
+                default -> Op.readTopk(key, TOP_K, new long[]{NEVER_WRITTEN}, new long[]{0});
+            };
+        }
+        return switch (type) {
             case COUNTER -> Op.readCounter(key, folded == null ? 0 : TypedValues.counter(folded));
             case MAX -> Op.readMax(key, folded == null ? 0 : TypedValues.max(folded));
             case SET -> {

@@ -28,6 +28,8 @@ import java.util.concurrent.CompletionStage;
  * <p><b>Input.</b> Keys and values are byte strings; the {@code String} forms use UTF-8. Keys must be non-empty
  * and unique within a transaction, values non-empty (FastCCS has no deletes), and both within the limits set on
  * {@link FastCcsClientBuilder}. Invalid input fails with {@link InvalidRequestException} before anything is sent.
+ * Besides plain values, {@link #newWrite()} writes counters, max registers, sets and top-k lists, whose concurrent
+ * updates add up instead of replacing each other; {@link ReadResult} reads them.
  *
  * <p><b>Protocols.</b> The guarantees above are FastCCS's, the default. A client built
  * {@link FastCcsClientBuilder#withProtocol withProtocol} {@code EIGER} or {@code WREN} runs the same API over those
@@ -72,6 +74,18 @@ public interface CausalSession {
      *         {@link FastCcsException}
      */
     CompletionStage<WriteResult> writeBytesAsync(Map<byte[], byte[]> writes);
+
+    /**
+     * A builder for one write-only transaction of puts and commutative operations: counters, max registers, add-wins
+     * sets and top-k ({@link WriteBuilder}); {@link WriteBuilder#execute()} runs it as one transaction of this session.
+     *
+     * <pre>{@code
+     * session.newWrite().put("post:42", "hello").add("likes:42", 1).setAdd("tags:42", "java").execute();
+     * }</pre>
+     *
+     * @return a new, empty builder
+     */
+    WriteBuilder newWrite();
 
     /**
      * Reads {@code keys}, waiting for the result.

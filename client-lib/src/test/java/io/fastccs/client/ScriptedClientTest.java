@@ -374,6 +374,49 @@ class ScriptedClientTest {
         assertThat(s.hasUnconfirmedWrite()).isFalse();
     }
 
+    /**
+     * Two participants: partition 0 answers a write ABORTED at once (the coordinator aborted it), partition 1, which
+     * caused the abort by refusing the write, answers {@code refusal} after 100 ms (null: never).
+     */
+    private void abortBeforeTheRefusalThatCausedIt(java.util.function.LongFunction<ErrorReply> refusal) throws InterruptedException {
+        ScriptedCluster.Script store = ScriptedCluster.emptyStore(2);
+        cluster = ScriptedCluster.start(2, (node, request, out) -> {
+            if (!(request instanceof WriteRequest w)) {
+                store.onRequest(node, request, out);
+            } else if (node.partition == 0) {
+                out.reply(new WriteReply(w.requestId(), w.txnId(), Outcome.ABORTED, null, 0));
+            } else if (refusal != null) {
+                CompletableFuture.delayedExecutor(100, java.util.concurrent.TimeUnit.MILLISECONDS)
+                        .execute(() -> out.reply(refusal.apply(w.requestId())));
+            }
+        });
+        client = builder().build();
+    }
+
+    @Test
+    void aRefusalThatArrivesAfterTheAbortItCausedIsWhatTheWriteFailsWith() throws Exception {
+        abortBeforeTheRefusalThatCausedIt(id -> ErrorReply.of(id, ErrorCode.INVALID_REQUEST,
+                "key k is a counter (add): PUT refused (a key keeps the type of its first operation)"));
+        List<String> keys = keysOnBothPartitions(cluster);
+        CausalSession s = client.session();
+        assertThatThrownBy(() -> s.write(Map.of(keys.get(0), "1", keys.get(1), "2")))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessage("partition 1 refused the request: INVALID_REQUEST (key k is a counter (add): PUT refused (a key "
+                        + "keeps the type of its first operation))");
+        assertThat(s.hasUnconfirmedWrite()).isFalse();
+    }
+
+    @Test
+    void anAbortWithoutARefusalIsReportedOnceTheOtherParticipantsRequestTimesOut() throws Exception {
+        abortBeforeTheRefusalThatCausedIt(null);
+        List<String> keys = keysOnBothPartitions(cluster);
+        CausalSession s = client.session();
+        assertThatThrownBy(() -> s.write(Map.of(keys.get(0), "1", keys.get(1), "2")))
+                .isInstanceOfSatisfying(WriteTimeoutException.class, e -> assertThat(e.outcome()).isEqualTo(WriteOutcome.ABORTED));
+        assertThat(s.hasUnconfirmedWrite()).isFalse();
+        assertThat(cluster.allRequests()).filteredOn(r -> r instanceof OutcomeQuery).as("the outcome is known").isEmpty();
+    }
+
     @Test
     void repliesWithImpossibleClocksFailInsteadOfHanging() throws Exception {
         connect((node, request, out) -> {

@@ -74,6 +74,22 @@ final class SubnetCluster implements AutoCloseable {
         return view;
     }
 
+    /**
+     * Restarts node {@code node} after a kill, waiting while the SIGKILLed JVM's ports are still bound (for up to a
+     * minute); returns once it serves.
+     */
+    LocalCluster.StartReport restartKilled(int node) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            try {
+                return local.restart(node);
+            } catch (io.fastccs.tools.cluster.ClusterException e) {
+                if (!String.valueOf(e.getMessage()).contains("in use") || System.nanoTime() - deadline > 0) throw e;
+                Thread.sleep(1_000);
+            }
+        }
+    }
+
     /** A client that knows every node as a contact point and reconnects quickly (failovers are what these tests do). */
     io.fastccs.client.FastCcsClient newClient() {
         io.fastccs.client.FastCcsClientBuilder b = io.fastccs.client.FastCcsClient.builder()

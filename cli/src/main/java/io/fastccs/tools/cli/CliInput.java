@@ -4,6 +4,7 @@ import io.fastccs.client.Truststore;
 
 import io.fastccs.client.CausalToken;
 import io.fastccs.client.FastCcsClientBuilder;
+import io.fastccs.client.WriteBuilder;
 import io.fastccs.tools.cluster.Ports;
 
 import java.math.BigDecimal;
@@ -19,7 +20,8 @@ import java.util.Set;
 
 /**
  * Parses and checks what the command-line client is given, before it connects: contact points, the timeout, a
- * causal token, {@code KEY=VALUE} pairs and keys, and the words of a shell line. Every refusal is an
+ * causal token, {@code KEY=VALUE} pairs, the typed operations ({@link CliOperation}) and keys, and the words of a
+ * shell line. Every refusal is an
  * {@link InputException} with a one-line message (exit code 2). The key and value limits are the client's defaults,
  * which are also the nodes'; the client checks them again.
  */
@@ -177,6 +179,80 @@ final class CliInput {
                 throw new InputException("key '" + abbreviate(key) + "' is written twice; a transaction writes a key once");
         }
         return out;
+    }
+
+    /** Checked {@code KEY=VALUE} pairs ({@link #writes}) as put operations, in order. */
+    static List<CliOperation> puts(Map<String, String> pairs) {
+        List<CliOperation> out = new ArrayList<>(pairs.size());
+        pairs.forEach((key, value) -> out.add(new CliOperation(CliOperation.Kind.PUT, key, value, 0, 0)));
+        return out;
+    }
+
+    /** {@code add KEY DELTA}: DELTA a whole number, negative to subtract. */
+    static CliOperation add(String key, String delta) throws InputException {
+        checkKey(key, "empty key: a key has at least one character");
+        return new CliOperation(CliOperation.Kind.ADD, key, null, number(delta, "DELTA", key), 0);
+    }
+
+    /** {@code max KEY VALUE}: VALUE a whole number. */
+    static CliOperation max(String key, String value) throws InputException {
+        checkKey(key, "empty key: a key has at least one character");
+        return new CliOperation(CliOperation.Kind.MAX, key, null, number(value, "VALUE", key), 0);
+    }
+
+    /** {@code set-add KEY ELEMENT} or {@code set-remove KEY ELEMENT}: a non-empty ELEMENT within the value size. */
+    static CliOperation setElement(CliOperation.Kind kind, String key, String element) throws InputException {
+        checkKey(key, "empty key: a key has at least one character");
+        checkText(element, "ELEMENT", key, 0);
+        return new CliOperation(kind, key, element, 0, 0);
+    }
+
+    /** {@code topk-insert KEY K ITEM SCORE}: K from 1 to {@value WriteBuilder#MAX_TOPK}, a non-empty ITEM, a whole SCORE. */
+    static CliOperation topkInsert(String key, String k, String item, String score) throws InputException {
+        checkKey(key, "empty key: a key has at least one character");
+        long parsedK = number(k, "K", key);
+        if (parsedK < 1 || parsedK > WriteBuilder.MAX_TOPK)
+            throw new InputException("K for key '" + abbreviate(key) + "' is " + parsedK + "; it must be 1 to " + WriteBuilder.MAX_TOPK);
+        checkText(item, "ITEM", key, TOPK_OVERHEAD);
+        return new CliOperation(CliOperation.Kind.TOPK_INSERT, key, item, number(score, "SCORE", key), (int) parsedK);
+    }
+
+    /** What a top-k insert sends besides its item (k and the score). */
+    private static final int TOPK_OVERHEAD = 12;
+
+    /**
+     * The operations of one write, in order: at least one, within the key limit, one per key, except that adds to one
+     * key merge (as the client merges them).
+     */
+    static List<CliOperation> operations(List<CliOperation> operations) throws InputException {
+        if (operations.isEmpty())
+            throw new InputException("nothing to write: give KEY=VALUE pairs or operations, e.g. write name=alice --add visits 1");
+        Map<String, CliOperation.Kind> seen = new LinkedHashMap<>();
+        for (CliOperation op : operations) {
+            CliOperation.Kind earlier = seen.putIfAbsent(op.key(), op.kind());
+            if (earlier != null && !(earlier == CliOperation.Kind.ADD && op.kind() == CliOperation.Kind.ADD))
+                throw new InputException("key '" + abbreviate(op.key()) + "' has two operations (" + earlier.word + " and "
+                        + op.kind().word + "); a transaction applies one operation per key (only adds to one key merge)");
+        }
+        checkCount(seen.size());
+        return List.copyOf(operations);
+    }
+
+    private static long number(String text, String what, String key) throws InputException {
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw new InputException(what + " '" + abbreviate(text) + "' for key '" + abbreviate(key) + "' is not a whole "
+                    + "number (" + Long.MIN_VALUE + " to " + Long.MAX_VALUE + ")");
+        }
+    }
+
+    private static void checkText(String text, String what, String key, int overhead) throws InputException {
+        if (text.isEmpty()) throw new InputException("empty " + what + " for key '" + abbreviate(key) + "'");
+        int bytes = text.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes + overhead > FastCcsClientBuilder.DEFAULT_MAX_VALUE_SIZE)
+            throw new InputException(what + " for key '" + abbreviate(key) + "' is " + bytes + " bytes, more than the maximum of "
+                    + (FastCcsClientBuilder.DEFAULT_MAX_VALUE_SIZE - overhead));
     }
 
     /** Keys to read, in order, unique and non-empty. */

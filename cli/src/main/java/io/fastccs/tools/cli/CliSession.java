@@ -6,10 +6,12 @@ import io.fastccs.client.CausalToken;
 import io.fastccs.client.FastCcsClient;
 import io.fastccs.client.FastCcsException;
 import io.fastccs.client.InvalidRequestException;
+import io.fastccs.client.KeyType;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ReadTimeoutException;
 import io.fastccs.client.SessionInDoubtException;
+import io.fastccs.client.WriteBuilder;
 import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
 
@@ -112,9 +114,23 @@ final class CliSession implements AutoCloseable {
 
     /** Writes {@code pairs} in one transaction; prints {@code committed ...}, or the outcome on a timeout. */
     int write(Map<String, String> pairs, boolean printToken, String what) {
+        return write(CliInput.puts(pairs), printToken, what);
+    }
+
+    /**
+     * Writes {@code operations} in one transaction; prints {@code committed ...}, or the outcome on a timeout. A set
+     * remove removes the adds its session has seen, so the keys of set removes are read first: the remove then removes
+     * every add of its element visible at that moment.
+     */
+    int write(List<CliOperation> operations, boolean printToken, String what) {
         WriteResult w;
         try {
-            w = session.write(pairs);
+            List<String> removedFrom = operations.stream().filter(op -> op.kind() == CliOperation.Kind.SET_REMOVE)
+                    .map(CliOperation::key).distinct().toList();
+            if (!removedFrom.isEmpty()) session.read(removedFrom);
+            WriteBuilder write = session.newWrite();
+            for (CliOperation op : operations) op.addTo(write);
+            w = write.execute();
         } catch (WriteTimeoutException e) {
             out.println("not confirmed: outcome=" + e.outcome() + " txn=" + e.transactionId());
             err.println(what + ": timed out: " + e.getMessage() + "; " + switch (e.outcome()) {
@@ -141,13 +157,27 @@ final class CliSession implements AutoCloseable {
         } catch (FastCcsException e) {
             return failed(e, what);
         }
-        for (String key : keys) {
-            String value = r.getString(key);
-            out.println(value == null ? key + " (none)" : key + "=" + value);
-        }
+        for (String key : keys) out.println(show(r, key));
         out.println("rounds=" + r.rounds() + " partitions=" + r.partitionsTouched());
         if (printToken) printToken();
         return OK;
+    }
+
+    /**
+     * A key as {@code read} prints it: {@code KEY=VALUE} for a plain key; a typed key's value and its type in
+     * parentheses ({@code likes=3 (counter)}, {@code tags={a, b} (set)}, {@code top=[alice=950, bob=900] (top-k)});
+     * {@code KEY (none)} for a key without a value.
+     */
+    static String show(ReadResult r, String key) {
+        KeyType type = r.type(key);
+        if (type == null) return key + " (none)";
+        return key + "=" + switch (type) {
+            case REGISTER -> r.getString(key);
+            case COUNTER -> r.counter(key) + " (counter)";
+            case MAX -> r.max(key).getAsLong() + " (max)";
+            case SET -> "{" + String.join(", ", r.set(key)) + "} (set)";
+            case TOPK -> r.topk(key) + " (top-k)";
+        };
     }
 
     /** Prints the session's causal token on a line of its own. */

@@ -30,14 +30,18 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * The command-line client: {@code bin/fastccs write}, {@code read} and {@code shell}. Exit codes: 0 ok, 1 the
- * transaction failed or timed out, 2 usage or invalid input, 3 the cluster could not be reached.
+ * The command-line client: {@code bin/fastccs write}, {@code read} and {@code shell}, and the commands of one
+ * commutative operation ({@link OperationCommands}: {@code add}, {@code max}, {@code set-add}, {@code set-remove},
+ * {@code topk-insert}). Exit codes: 0 ok, 1 the transaction failed or timed out, 2 usage or invalid input, 3 the
+ * cluster could not be reached.
  */
 @Command(name = "fastccs", mixinStandardHelpOptions = true,
         description = "The FastCCS command-line client: atomic writes and causally consistent reads on a FastCCS "
                 + "cluster. Exit codes: 0 ok, 1 the transaction failed or timed out, 2 usage or invalid input, "
                 + "3 the cluster could not be reached.",
-        subcommands = {ClientCommand.Write.class, ClientCommand.Read.class, ClientCommand.Shell.class})
+        subcommands = {ClientCommand.Write.class, ClientCommand.Read.class, ClientCommand.Shell.class,
+                OperationCommands.Add.class, OperationCommands.Max.class, OperationCommands.SetAdd.class,
+                OperationCommands.SetRemove.class, OperationCommands.TopkInsert.class})
 public final class ClientCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -54,7 +58,8 @@ public final class ClientCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "name a command: write, read or shell");
+        throw new ParameterException(spec.commandLine(), "name a command: write, read, shell, add, max, set-add, set-remove "
+                + "or topk-insert");
     }
 
     /** {@code --host}, {@code --timeout}, {@code --token} and the security options, on every command. */
@@ -109,9 +114,17 @@ public final class ClientCommand implements Runnable {
     }
 
     @Command(name = "write", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "Writes every KEY=VALUE pair in one write-only transaction: atomically, all or nothing, "
-                    + "then prints 'committed' with the keys, partitions touched and transaction id. A VALUE may hold "
-                    + "'='; the KEY is everything before the first one. Values are non-empty, at most 1 MiB.")
+            description = {"Writes every KEY=VALUE pair, and every operation given by the options, in one write-only "
+                    + "transaction: atomically, all or nothing, then prints 'committed' with the keys, partitions touched "
+                    + "and transaction id. A VALUE may hold '='; the KEY is everything before the first one. Values are "
+                    + "non-empty, at most 1 MiB.",
+                    "",
+                    "The options write counters, max registers, sets and top-k lists, whose concurrent updates add up "
+                    + "instead of replacing each other; each works as the command of its name (bin/fastccs add --help, "
+                    + "...). A key takes one operation per transaction (adds to one key merge), and keeps the type of its "
+                    + "first operation ever: a put on a counter is refused, and so is the whole transaction.",
+                    "",
+                    "Example: write post:42=hello --add posts:count 1 --set-add tags:42 java --topk-insert leaders 10 alice 950"})
     static final class Write implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -119,7 +132,20 @@ public final class ClientCommand implements Runnable {
         ConnectionOptions connection;
         @Option(names = "--print-token", description = "after the write, print the session's causal token as the last line")
         boolean printToken;
-        @Parameters(arity = "1..*", paramLabel = "KEY=VALUE", description = "the pairs to write")
+        @Option(names = "--add", arity = "2", hideParamSyntax = true, paramLabel = "KEY DELTA", description = "add DELTA to the counter KEY (repeatable)")
+        List<String> adds = new ArrayList<>();
+        @Option(names = "--max", arity = "2", hideParamSyntax = true, paramLabel = "KEY VALUE",
+                description = "raise the max register KEY to VALUE if that is larger (repeatable)")
+        List<String> maxes = new ArrayList<>();
+        @Option(names = "--set-add", arity = "2", hideParamSyntax = true, paramLabel = "KEY ELEMENT", description = "add ELEMENT to the set KEY (repeatable)")
+        List<String> setAdds = new ArrayList<>();
+        @Option(names = "--set-remove", arity = "2", hideParamSyntax = true, paramLabel = "KEY ELEMENT",
+                description = "remove ELEMENT from the set KEY: every add of it visible when the write starts (repeatable)")
+        List<String> setRemoves = new ArrayList<>();
+        @Option(names = "--topk-insert", arity = "4", hideParamSyntax = true, paramLabel = "KEY K ITEM SCORE",
+                description = "offer ITEM with SCORE to the top-K list KEY (repeatable)")
+        List<String> topkInserts = new ArrayList<>();
+        @Parameters(arity = "0..*", paramLabel = "KEY=VALUE", description = "the pairs to write")
         List<String> pairs = new ArrayList<>();
 
         @Override
@@ -128,9 +154,9 @@ public final class ClientCommand implements Runnable {
             String what = "fastccs write";
             Parsed options = connection.parse(what, err);
             if (options == null) return CliSession.USAGE;
-            Map<String, String> writes;
+            List<CliOperation> writes;
             try {
-                writes = CliInput.writes(pairs);
+                writes = operations();
             } catch (InputException e) {
                 err.println(what + ": " + e.getMessage());
                 return CliSession.USAGE;
@@ -141,6 +167,21 @@ public final class ClientCommand implements Runnable {
             } catch (CliSession.NotConnected e) {
                 return e.exitCode;
             }
+        }
+
+        /** The pairs as puts, then the options' operations, each option's in the order given. */
+        private List<CliOperation> operations() throws InputException {
+            List<CliOperation> out = new ArrayList<>();
+            if (!pairs.isEmpty()) out.addAll(CliInput.puts(CliInput.writes(pairs)));
+            for (int i = 0; i < adds.size(); i += 2) out.add(CliInput.add(adds.get(i), adds.get(i + 1)));
+            for (int i = 0; i < maxes.size(); i += 2) out.add(CliInput.max(maxes.get(i), maxes.get(i + 1)));
+            for (int i = 0; i < setAdds.size(); i += 2)
+                out.add(CliInput.setElement(CliOperation.Kind.SET_ADD, setAdds.get(i), setAdds.get(i + 1)));
+            for (int i = 0; i < setRemoves.size(); i += 2)
+                out.add(CliInput.setElement(CliOperation.Kind.SET_REMOVE, setRemoves.get(i), setRemoves.get(i + 1)));
+            for (int i = 0; i < topkInserts.size(); i += 4)
+                out.add(CliInput.topkInsert(topkInserts.get(i), topkInserts.get(i + 1), topkInserts.get(i + 2), topkInserts.get(i + 3)));
+            return CliInput.operations(out);
         }
     }
 
@@ -182,13 +223,18 @@ public final class ClientCommand implements Runnable {
 
     static final String SHELL_HELP =
             "commands, one per line (quote values with blanks: write msg=\"hello world\"):\n"
-            + "  write KEY=VALUE...   write the pairs atomically, in one transaction\n"
-            + "  read KEY...          read the keys from one causally consistent snapshot\n"
-            + "  token                print the session's causal token\n"
-            + "  resume TOKEN         also see everything TOKEN's session had seen (this session's writes stay visible)\n"
-            + "  continue             go on after a write that was not confirmed (see the message it printed)\n"
-            + "  help                 this list\n"
-            + "  quit                 leave (so does the end of the input)";
+            + "  write KEY=VALUE...             write the pairs atomically, in one transaction\n"
+            + "  read KEY...                    read the keys from one causally consistent snapshot\n"
+            + "  add KEY DELTA                  add DELTA to the counter KEY\n"
+            + "  max KEY VALUE                  raise the max register KEY to VALUE, if larger\n"
+            + "  set-add KEY ELEMENT            add ELEMENT to the set KEY\n"
+            + "  set-remove KEY ELEMENT         remove ELEMENT from the set KEY (every add of it visible now)\n"
+            + "  topk-insert KEY K ITEM SCORE   offer ITEM with SCORE to the top-K list KEY\n"
+            + "  token                          print the session's causal token\n"
+            + "  resume TOKEN                   also see everything TOKEN's session had seen (this session's writes stay visible)\n"
+            + "  continue                       go on after a write that was not confirmed (see the message it printed)\n"
+            + "  help                           this list\n"
+            + "  quit                           leave (so does the end of the input)";
 
     @Command(name = "shell", mixinStandardHelpOptions = true, sortOptions = false,
             description = {"An interactive client: one causal session for the whole shell, so every command sees the writes "
@@ -270,6 +316,21 @@ public final class ClientCommand implements Runnable {
                         return session.write(CliInput.writes(args), false, what);
                     case "read":
                         return session.read(CliInput.keys(args), false, what);
+                    case "add":
+                        expect(command, args, "KEY DELTA");
+                        return session.write(List.of(CliInput.add(args.get(0), args.get(1))), false, what);
+                    case "max":
+                        expect(command, args, "KEY VALUE");
+                        return session.write(List.of(CliInput.max(args.get(0), args.get(1))), false, what);
+                    case "set-add":
+                        expect(command, args, "KEY ELEMENT");
+                        return session.write(List.of(CliInput.setElement(CliOperation.Kind.SET_ADD, args.get(0), args.get(1))), false, what);
+                    case "set-remove":
+                        expect(command, args, "KEY ELEMENT");
+                        return session.write(List.of(CliInput.setElement(CliOperation.Kind.SET_REMOVE, args.get(0), args.get(1))), false, what);
+                    case "topk-insert":
+                        expect(command, args, "KEY K ITEM SCORE");
+                        return session.write(List.of(CliInput.topkInsert(args.get(0), args.get(1), args.get(2), args.get(3))), false, what);
                     case "token":
                         if (!args.isEmpty()) throw new InputException("token takes no arguments");
                         session.printToken();
@@ -285,12 +346,19 @@ public final class ClientCommand implements Runnable {
                         return CliSession.OK;
                     default:
                         throw new InputException("unknown command '" + CliInput.abbreviate(command)
-                                + "'; commands: write, read, token, resume, continue, help, quit");
+                                + "'; commands: write, read, add, max, set-add, set-remove, topk-insert, token, resume, "
+                                + "continue, help, quit");
                 }
             } catch (InputException e) {
                 err.println(what + ": " + e.getMessage());
                 return CliSession.USAGE;
             }
+        }
+
+        /** Checks that {@code command} got one argument per word of {@code usage}. */
+        private static void expect(String command, List<String> args, String usage) throws InputException {
+            int n = usage.split(" ").length;
+            if (args.size() != n) throw new InputException(command + " takes " + usage + " (" + n + " arguments, " + args.size() + " given)");
         }
     }
 

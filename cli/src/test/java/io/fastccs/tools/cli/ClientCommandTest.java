@@ -195,7 +195,7 @@ class ClientCommandTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"write", "read", "shell"})
+    @ValueSource(strings = {"write", "read", "shell", "add", "max", "set-add", "set-remove", "topk-insert"})
     void everyCommandHasHelp(String command) {
         Run r = run(command, "--help");
 
@@ -255,9 +255,9 @@ class ClientCommandTest {
                 Arguments.of(List.of("read", "--token", "not-a-token", "k"),
                         "fastccs read: --token: 'not-a-token' is not a causal token (missing fccs1.)"),
                 Arguments.of(List.of("shell", "--token", "fccs1.AAAA"), "fastccs shell: --token: 'fccs1.AAAA' is not a causal token"),
-                Arguments.of(List.of("write"), "Missing required parameter: 'KEY=VALUE'"),
+                Arguments.of(List.of("write"), "fastccs write: nothing to write: give KEY=VALUE pairs or operations"),
                 Arguments.of(List.of("read", "--no-such-option", "k"), "Unknown option: '--no-such-option'"),
-                Arguments.of(List.of(), "name a command: write, read or shell"));
+                Arguments.of(List.of(), "name a command: write, read, shell, add, max, set-add, set-remove or topk-insert"));
     }
 
     @ParameterizedTest
@@ -304,7 +304,8 @@ class ClientCommandTest {
 
         assertThat(s.exit()).as("the exit code of the last failure").isEqualTo(2);
         assertThat(s.err().lines()).containsExactly(
-                "line 1: frobnicate: unknown command 'frobnicate'; commands: write, read, token, resume, continue, help, quit",
+                "line 1: frobnicate: unknown command 'frobnicate'; commands: write, read, add, max, set-add, set-remove, "
+                        + "topk-insert, token, resume, continue, help, quit",
                 "line 2: write: '" + CliInput.abbreviate(p + "novalue") + "' is not KEY=VALUE; write takes pairs like name=alice",
                 "line 3: read: nothing to read: give one or more keys, e.g. read name",
                 "line 5: resume: 'garbage' is not a causal token (missing fccs1.); a token is the fccs1.<base64> line "

@@ -5,14 +5,17 @@ import io.fastccs.client.CausalToken;
 import io.fastccs.client.InvalidRequestException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.SessionInDoubtException;
+import io.fastccs.client.WriteBuilder;
 import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
+import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.ProtocolSession;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -70,12 +73,33 @@ final class DefaultCausalSession implements CausalSession {
 
     @Override
     public CompletionStage<WriteResult> writeAsync(Map<String, String> writes) {
-        return write(() -> client.validator().writes(writes));
+        return write(() -> puts(client.validator().writes(writes)));
     }
 
     @Override
     public CompletionStage<WriteResult> writeBytesAsync(Map<byte[], byte[]> writes) {
-        return write(() -> client.validator().writeBytes(writes));
+        return write(() -> puts(client.validator().writeBytes(writes)));
+    }
+
+    @Override
+    public WriteBuilder newWrite() {
+        return new DefaultWriteBuilder(client.validator(), client.config().protocol(), this::writeOperations);
+    }
+
+    /** Runs a {@link WriteBuilder}'s operations, checked as they were added, as one transaction. */
+    private CompletionStage<WriteResult> writeOperations(List<KeyValue> operations) {
+        return write(() -> {
+            if (operations.isEmpty())
+                throw new InvalidRequestException("a transaction needs at least one key; the write has no operations");
+            return operations;
+        });
+    }
+
+    /** Checked puts as operations, in the map's order. */
+    private static List<KeyValue> puts(Map<Key, byte[]> writes) {
+        List<KeyValue> out = new ArrayList<>(writes.size());
+        for (Map.Entry<Key, byte[]> e : writes.entrySet()) out.add(new KeyValue(e.getKey(), e.getValue()));
+        return out;
     }
 
     private CompletionStage<ReadResult> read(Supplier<List<Key>> validKeys) {
@@ -93,11 +117,11 @@ final class DefaultCausalSession implements CausalSession {
         return enqueue(metrics, () -> new ReadExecution(this, client.cluster(), client.sender(), client.metricsInternal(), keys, start).start());
     }
 
-    private CompletionStage<WriteResult> write(Supplier<Map<Key, byte[]>> validWrites) {
+    private CompletionStage<WriteResult> write(Supplier<List<KeyValue>> validWrites) {
         long start = System.nanoTime();
         DefaultOperationMetrics metrics = client.metricsInternal().writes();
         metrics.started();
-        Map<Key, byte[]> writes;
+        List<KeyValue> writes;
         try {
             client.checkOpen();
             writes = validWrites.get();

@@ -79,6 +79,30 @@ final class InputValidator {
         return out;
     }
 
+    /** A key of a write's operation ({@link DefaultWriteBuilder}), not copied. */
+    Key operationKey(byte[] key) {
+        return key(key, k -> k);
+    }
+
+    /**
+     * Checks what an operation on {@code key} sends, {@code what} naming it ("the value", "the element"): not null,
+     * not empty, at most the maximum value size once {@code overhead} bytes are added to it.
+     */
+    void checkOperand(Key key, String what, byte[] bytes, int overhead) {
+        if (bytes == null) throw new InvalidRequestException(what + " for key " + key + " is null");
+        if (bytes.length == 0) throw new InvalidRequestException(what + " for key " + key + " is empty");
+        if ((long) bytes.length + overhead > maxValueBytes)
+            throw new InvalidRequestException(what + " for key " + key + " is " + bytes.length + " bytes"
+                    + (overhead > 0 ? " (" + (bytes.length + overhead) + " as sent)" : "") + ", more than the maximum of "
+                    + maxValueBytes);
+    }
+
+    /** Checks that a write of {@code n} keys is within the limit (at least one is checked when it runs). */
+    void checkWriteCount(int n) {
+        if (n > maxKeys)
+            throw new InvalidRequestException(n + " writes in one transaction, more than the maximum of " + maxKeys);
+    }
+
     private void checkCount(int n, String what) {
         if (n == 0) throw new InvalidRequestException("a transaction needs at least one key; no " + what + " given");
         if (n > maxKeys)

@@ -1,6 +1,7 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.FastCcsException;
+import io.fastccs.client.InvalidRequestException;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
 import io.fastccs.client.WriteOutcome;
@@ -12,13 +13,14 @@ import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.WriteStep;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,7 +29,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * Runs one write-only transaction of a session, whatever its protocol: sends the {@link WriteStep}'s requests (for
  * FastCCS one to every participant; for Wren a start round, then the commit request) and feeds the replies back,
  * sending what a reply calls for next. It succeeds once the step is confirmed (FastCCS: every participant confirmed
- * the commit, and the session has adopted the commit clock).
+ * the commit, and the session has adopted the commit clock). A write the nodes aborted fails once every participant
+ * has answered (or its request timed out): a participant that refused it, as one refuses an operation of another type
+ * than its key's, answers with the reason, which the failure then carries ({@link InvalidRequestException}), while
+ * the abort that refusal caused may reach the client first, from another participant.
  *
  * <p>Nothing is sent until every partition of the first requests has a connection; while one has none, the execution
  * checks again after a short backoff until the request timeout from its start, then fails with
@@ -47,7 +52,8 @@ import java.util.concurrent.ThreadLocalRandom;
 final class WriteExecution extends TransactionExecution<WriteResult> {
     private enum Phase { CONNECTING, WAITING, QUERYING, DONE }
 
-    private final Map<Key, byte[]> writes;
+    /** The puts and commutative operations, one per key. */
+    private final List<KeyValue> writes;
     private WriteStep txn;
     /** The step's first requests, made before checking their partitions are connected. */
     private List<Outgoing> first;
@@ -56,9 +62,15 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
     private FastCcsException lostTrackCause;
     /** The partition asked for the outcome, once asked. */
     private int queried = -1;
+    /**
+     * The nodes aborted the write and said nothing about why yet: the replies still outstanding are awaited, since a
+     * participant that refused the write (a wrong-typed operation, say) answers with the reason, and the abort its
+     * refusal caused may reach the client first, from another participant.
+     */
+    private boolean abortedAwaitingReason;
 
     WriteExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
-                   Map<Key, byte[]> writes, long startNanos) {
+                   List<KeyValue> writes, long startNanos) {
         super(session, cluster, sender, metrics, startNanos);
         this.writes = writes;
     }
@@ -120,6 +132,11 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
     }
 
     private void handleParticipantReply(int partition, Message m, Throwable error) {
+        if (abortedAwaitingReason) {
+            if (error == null && m instanceof ErrorReply refusal) finishRefused(refusal, partition);
+            else if (outstanding.isEmpty()) finishAborted();
+            return;
+        }
         if (error != null && Failures.unwrap(error) instanceof NotSentException) {
             // Never taken by this participant, so it never votes: the coordinator cannot commit.
             finish(new PartitionUnavailableException(partition, "no connection to partition " + partition + " within "
@@ -150,25 +167,38 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         if (txn.isConfirmed()) {
             long[] clock = clockArray(txn.commitStamp());
             finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(),
-                    partitionsOwning(writes.keySet()), clock != null ? clock : new long[0], commitTime(txn.commitStamp())));
+                    partitionsOwning(keys()), clock != null ? clock : new long[0], commitTime(txn.commitStamp())));
             return;
         }
         ErrorReply refusal = txn.failure();
         if (txn.outcome() == Outcome.ABORTED) {
-            if (refusal == null) {
-                finish(new WriteTimeoutException("the nodes aborted write " + txn.txnId() + " (a participant did not "
-                        + "vote in time, or its coordinator restarted); it had no effect", WriteOutcome.ABORTED,
-                        txn.txnId().toString(), coordinator(), null, 0, null));
-            } else {
-                // A participant refuses before it prepares, so it never votes: the coordinator must abort.
-                if (refusal.code() == ErrorCode.NOT_OWNER) cluster.requestRingRefresh();
-                finish(Failures.fromErrorReply(refusal, lastPartition));
-            }
+            if (refusal != null) finishRefused(refusal, lastPartition);
+            else if (!outstanding.isEmpty()) abortedAwaitingReason = true; // a refusal may still say why
+            else finishAborted();
             return;
         }
         // Someone said committed, yet the transaction ended without every confirmation: ask for the outcome.
         lostTrack(refusal != null ? Failures.fromErrorReply(refusal, lastPartition)
                 : new ProtocolException("write " + txn.txnId() + " ended without an outcome"));
+    }
+
+    private List<Key> keys() {
+        List<Key> keys = new ArrayList<>(writes.size());
+        for (KeyValue kv : writes) keys.add(kv.key());
+        return keys;
+    }
+
+    /** A participant refused the write before it prepared, so it never voted: the coordinator aborted it. */
+    private void finishRefused(ErrorReply refusal, int partition) {
+        if (refusal.code() == ErrorCode.NOT_OWNER) cluster.requestRingRefresh();
+        finish(Failures.fromErrorReply(refusal, partition));
+    }
+
+    /** The nodes aborted the write and no participant said why. */
+    private void finishAborted() {
+        finish(new WriteTimeoutException("the nodes aborted write " + txn.txnId() + " (a participant did not "
+                + "vote in time, or its coordinator restarted); it had no effect", WriteOutcome.ABORTED,
+                txn.txnId().toString(), coordinator(), null, 0, null));
     }
 
     private FastCcsException failure(Throwable error, int partition) {

@@ -11,9 +11,9 @@ import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.primitives.KeyType;
 import io.fastccs.protocol.typed.TypedFold;
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 
 import java.util.ArrayList;
 import java.util.Collection;

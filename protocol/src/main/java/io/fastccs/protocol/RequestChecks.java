@@ -77,7 +77,7 @@ public final class RequestChecks {
             if (kv.value().length > config.maxValueBytes())
                 return invalid(requestId, "value of " + kv.value().length + " bytes for key " + kv.key()
                         + ", more than the maximum of " + config.maxValueBytes());
-            if (kv.kind() != io.fastccs.protocol.typed.WriteKind.PUT && !commutativeOperations)
+            if (kv.kind() != io.fastccs.protocol.primitives.WriteKind.PUT && !commutativeOperations)
                 return invalid(requestId, kv.kind() + " on key " + kv.key() + ": this protocol takes puts only");
             String problem = Operands.problem(kv.kind(), kv.value());
             if (problem != null) return invalid(requestId, kv.kind() + " on key " + kv.key() + " " + problem);

@@ -2,7 +2,7 @@ package io.fastccs.protocol;
 
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.primitives.KeyType;
 import io.fastccs.protocol.typed.TypedFold;
 
 import java.util.ArrayList;

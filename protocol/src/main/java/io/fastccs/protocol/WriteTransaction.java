@@ -47,7 +47,7 @@ public final class WriteTransaction {
         this(session, txnId, puts(writes), random);
     }
 
-    /** A write of puts and commutative operations, one per key ({@link io.fastccs.protocol.typed.WriteKind}). */
+    /** A write of puts and commutative operations, one per key ({@link io.fastccs.protocol.primitives.WriteKind}). */
     WriteTransaction(ClientSession session, TxnId txnId, List<KeyValue> operations, RandomGenerator random) {
         if (operations.isEmpty()) throw new IllegalArgumentException("a write needs at least one key");
         this.session = session;

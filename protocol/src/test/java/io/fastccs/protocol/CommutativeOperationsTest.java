@@ -7,10 +7,10 @@ import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.Refused;
 import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.primitives.KeyType;
 import io.fastccs.protocol.typed.Operands;
 import io.fastccs.protocol.typed.TypedValues;
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -313,4 +313,25 @@ class ReadTransactionTest {
         assertThat(read.succeeded()).isFalse();
         assertThat(read.failure().code()).isEqualTo(ErrorCode.INTERNAL);
     }
+
+    /**
+     * A max register whose only operation waits in round one: the partition's fold has no value (not 0), so the client's
+     * fold at the merged clock is that operation's value, even a negative one.
+     */
+    @Test
+    void aMaxRegisterWhoseOnlyOperationWaitsReadsThatOperation() {
+        ReadTransaction read = c.session(1).read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        read.onResponse(new ReadReply(to(out, 0).request().requestId(), List.of(new ReadValue(a0, bytes("a0@4"), 4)),
+                clock(4, 3, 7), clock(4, 2, 7), 0, 0, List.of(), true));
+        byte[] noValue = new io.fastccs.protocol.typed.TypedFold(io.fastccs.protocol.primitives.KeyType.MAX).result();
+        WaitingVersion waiting = new WaitingVersion(b, io.fastccs.protocol.typed.Operands.number(-5), 1, clock(1, 1, 6), 800,
+                io.fastccs.protocol.primitives.WriteKind.MAX);
+        assertThat(read.onResponse(new ReadReply(to(out, 1).request().requestId(),
+                List.of(new ReadValue(b, noValue, 0, io.fastccs.protocol.primitives.KeyType.MAX)), clock(4, 3, 5), clock(0, 0, 0),
+                0, 0, List.of(waiting), true))).as("ruled out: the waiting operation is folded in").isEmpty();
+        ReadValue v = read.result().values().get(b);
+        assertThat(io.fastccs.protocol.typed.TypedValues.max(v.value())).isEqualTo(-5);
+        assertThat(v.sequence()).isEqualTo(1);
+    }
 }

@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.primitives.KeyType;
 
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;

@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.primitives.KeyType;
 
 import io.fastccs.check.Op;
 import io.fastccs.protocol.primitives.Key;

@@ -4,10 +4,10 @@ import io.fastccs.check.Op;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.primitives.KeyType;
 import io.fastccs.protocol.typed.Operands;
 import io.fastccs.protocol.typed.TypedValues;
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -126,7 +126,7 @@ final class TypedKeys {
         }
         return switch (type) {
             case COUNTER -> Op.readCounter(key, folded == null ? 0 : TypedValues.counter(folded));
-            case MAX -> Op.readMax(key, folded == null ? 0 : TypedValues.max(folded));
+            case MAX -> Op.readMax(key, folded == null || !TypedValues.hasMax(folded) ? 0 : TypedValues.max(folded));
             case SET -> {
                 List<byte[]> members = folded == null ? List.of() : TypedValues.set(folded);
                 long[] elements = new long[members.size()];

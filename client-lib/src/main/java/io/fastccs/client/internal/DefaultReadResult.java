@@ -46,7 +46,7 @@ final class DefaultReadResult implements ReadResult {
         ReadValue v = entry(key);
         TypedValue t = typed.get(key);
         if (t != null) throw wrongType(key, t.type(), KeyType.REGISTER);
-        return v == null || v.type() != io.fastccs.protocol.typed.KeyType.REGISTER ? null : v.value();
+        return v == null || v.type() != io.fastccs.protocol.primitives.KeyType.REGISTER ? null : v.value();
     }
 
     /** A typed key's value if it is of type {@code asked}; null if the key has no value. */
@@ -54,7 +54,7 @@ final class DefaultReadResult implements ReadResult {
         ReadValue v = entry(key);
         TypedValue t = typed.get(key);
         if (t == null) {
-            if (v != null && v.value() != null && v.type() == io.fastccs.protocol.typed.KeyType.REGISTER)
+            if (v != null && v.value() != null && v.type() == io.fastccs.protocol.primitives.KeyType.REGISTER)
                 throw wrongType(key, KeyType.REGISTER, asked);
             return null;
         }
@@ -71,7 +71,7 @@ final class DefaultReadResult implements ReadResult {
         ReadValue v = entry(key);
         TypedValue t = typed.get(key);
         if (t != null) return t.type();
-        return v != null && v.value() != null && v.type() == io.fastccs.protocol.typed.KeyType.REGISTER ? KeyType.REGISTER : null;
+        return v != null && v.value() != null && v.type() == io.fastccs.protocol.primitives.KeyType.REGISTER ? KeyType.REGISTER : null;
     }
 
     private long counterOf(Key key) {

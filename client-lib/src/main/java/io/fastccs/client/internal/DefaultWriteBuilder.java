@@ -7,7 +7,7 @@ import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.typed.Operands;
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

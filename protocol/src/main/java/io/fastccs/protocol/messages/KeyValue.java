@@ -1,7 +1,7 @@
 package io.fastccs.protocol.messages;
 
 import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 
 import java.util.Arrays;
 

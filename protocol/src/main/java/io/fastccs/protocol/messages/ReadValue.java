@@ -1,7 +1,7 @@
 package io.fastccs.protocol.messages;
 
 import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.typed.KeyType;
+import io.fastccs.protocol.primitives.KeyType;
 
 import java.util.Arrays;
 

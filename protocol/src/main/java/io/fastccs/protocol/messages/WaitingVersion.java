@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.VectorClock;

@@ -1,6 +1,5 @@
 package io.fastccs.protocol.primitives;
 
-import io.fastccs.protocol.typed.WriteKind;
 
 import java.util.Comparator;
 

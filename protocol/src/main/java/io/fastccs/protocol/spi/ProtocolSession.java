@@ -1,7 +1,7 @@
 package io.fastccs.protocol.spi;
 
 import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 import java.util.LinkedHashMap;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.fastccs.protocol.typed;
 
+import io.fastccs.protocol.primitives.WriteKind;
+
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

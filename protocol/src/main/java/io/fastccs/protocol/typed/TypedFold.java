@@ -1,5 +1,8 @@
 package io.fastccs.protocol.typed;
 
+import io.fastccs.protocol.primitives.KeyType;
+import io.fastccs.protocol.primitives.WriteKind;
+
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 
@@ -28,7 +31,8 @@ import java.util.TreeMap;
  *       compared unsigned).</li>
  * </ul>
  *
- * Encodings. A folded value a read returns: {@code [tag]} then, counter and max {@code [8-byte number]}; set
+ * Encodings. A folded value a read returns: {@code [tag]} then, counter and max {@code [8-byte number]} (a max with no
+ * operation: the tag alone); set
  * {@code [count: 4]([length: 4][element])*} in element order; top-k {@code [k: 4][count: 4]([score: 8][length: 4]
  * [item])*} best first. A {@link WriteKind#FOLDED} base version holds the same, except that a set's base keeps each
  * element's adds' commit clocks ({@code [count: 4]([length: 4][element][adds: 4]([entries: 4][8 each])*)*}, tag
@@ -169,6 +173,7 @@ public final class TypedFold {
                 any = true;
             }
             case MAX -> {
+                if (!b.hasRemaining()) break; // no value
                 long x = b.getLong();
                 number = any ? Math.max(number, x) : x;
                 any = true;
@@ -192,7 +197,9 @@ public final class TypedFold {
     /** The value a read returns (see the class doc). */
     public byte[] result() {
         return switch (type) {
-            case COUNTER, MAX -> ByteBuffer.allocate(9).put(type.tag()).putLong(number).array();
+            case COUNTER -> ByteBuffer.allocate(9).put(type.tag()).putLong(number).array();
+            // A max register with nothing visible has no value (not 0: values may be negative), so just its tag.
+            case MAX -> any ? ByteBuffer.allocate(9).put(type.tag()).putLong(number).array() : new byte[]{type.tag()};
             case SET -> {
                 List<byte[]> members = members();
                 int size = 5;

@@ -1,5 +1,7 @@
 package io.fastccs.protocol.typed;
 
+import io.fastccs.protocol.primitives.KeyType;
+
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +24,20 @@ public final class TypedValues {
         return number(folded, KeyType.COUNTER);
     }
 
+    /**
+     * The largest value of a max register.
+     *
+     * @throws IllegalArgumentException if it has none ({@link #hasMax}) or is not a max register
+     */
     public static long max(byte[] folded) {
+        if (!hasMax(folded)) throw new IllegalArgumentException("the max register has no value");
         return number(folded, KeyType.MAX);
+    }
+
+    /** Whether a max register's folded value holds a value (false when no operation was folded in). */
+    public static boolean hasMax(byte[] folded) {
+        open(folded, KeyType.MAX);
+        return folded.length > 1;
     }
 
     public static List<byte[]> set(byte[] folded) {

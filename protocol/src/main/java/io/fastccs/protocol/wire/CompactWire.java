@@ -81,7 +81,7 @@ final class CompactWire {
                     var cw = new io.fastccs.protocol.wire.thrift.CompactWaitingVersion(
                             ByteBuffer.wrap(v.key().unsafeBytes()), ByteBuffer.wrap(v.value()), v.sequence(),
                             diffToWire(v.commitClock()), nonNegativeTime(v.commitTime(), "CompactWaitingVersion.commitTime"));
-                    if (v.kind() != io.fastccs.protocol.typed.WriteKind.PUT) cw.setKind((byte) v.kind().ordinal());
+                    if (v.kind() != io.fastccs.protocol.primitives.WriteKind.PUT) cw.setKind((byte) v.kind().ordinal());
                     waiting.add(cw);
                 }
                 w.setWaiting(waiting);

@@ -15,6 +15,9 @@ import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
 import io.fastccs.protocol.messages.CompactSecondRoundRead;
 import io.fastccs.protocol.messages.FirstRoundRead;
+import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.protocol.messages.CompactWriteRequest;
+import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingReply;
@@ -165,12 +168,24 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         });
     }
 
+    /**
+     * The keys whose versions the request reads: a read's keys, and a write's too, since the partition checks each written
+     * key's type (fixed by its first operation: docs/design.md, "Commutative operations") against its stored versions.
+     */
     private static List<Key> readKeys(ClientRequest request) {
         if (request instanceof FirstRoundRead r) return r.keys();
         if (request instanceof CompactFirstRoundRead r) return r.keys();
         if (request instanceof CompactSecondRoundRead r) return r.keys();
         if (request instanceof SecondRoundRead r) return r.keys();
+        if (request instanceof WriteRequest w) return keysOf(w.writes());
+        if (request instanceof CompactWriteRequest w) return keysOf(w.writes());
         return List.of();
+    }
+
+    private static List<Key> keysOf(List<KeyValue> writes) {
+        List<Key> keys = new java.util.ArrayList<>(writes.size());
+        for (KeyValue kv : writes) keys.add(kv.key());
+        return keys;
     }
 
     private void handle(ClientReply reply, ClientRequest request, Partition.ReadSnapshot arrival) {

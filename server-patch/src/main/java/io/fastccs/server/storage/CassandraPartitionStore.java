@@ -5,7 +5,7 @@ import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.replication.ReplicatedLog;
 import org.apache.cassandra.cql3.QueryProcessor;

@@ -1,6 +1,6 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.typed.WriteKind;
+import io.fastccs.protocol.primitives.WriteKind;
 
 import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.Key;

@@ -1,4 +1,4 @@
-package io.fastccs.protocol.typed;
+package io.fastccs.protocol.primitives;
 
 /** What a key holds; fixed by the first operation on the key (docs/design.md, "Commutative operations"). */
 public enum KeyType {

@@ -1,4 +1,4 @@
-package io.fastccs.protocol.typed;
+package io.fastccs.protocol.primitives;
 
 /**
  * What a write does to its key: replace the value ({@link #PUT}, a register), or one of the commutative operations
@@ -7,7 +7,7 @@ package io.fastccs.protocol.typed;
  *
  * <p>Operands (the write's value bytes): {@link #ADD} and {@link #MAX} an 8-byte big-endian number; {@link #SET_ADD}
  * and {@link #SET_REMOVE} the element; {@link #TOPK_INSERT} {@code [k: 4 bytes][score: 8 bytes][item]}. See
- * {@link Operands}. {@link #FOLDED} is never sent: it marks a stored version that holds the fold of collected
+ * {@code typed.Operands}. {@link #FOLDED} is never sent: it marks a stored version that holds the fold of collected
  * operations (garbage collection folds old operations into one base instead of dropping them).
  */
 public enum WriteKind {

@@ -12,7 +12,8 @@ import java.util.Arrays;
  * @param sequence the owning partition's sequence number of that version (its commit clock's own entry), 0 if none;
  *                 of a typed key's fold, the largest of its operations'
  * @param type     what the key holds: for a typed key the value is the fold of its operations in the snapshot
- *                 ({@link io.fastccs.protocol.typed.TypedValues})
+ *                 ({@link io.fastccs.protocol.typed.TypedValues}), an empty fold with sequence 0 when none is in it
+ *                 yet (a key never written reads as a plain key without value)
  */
 public record ReadValue(Key key, byte[] value, long sequence, KeyType type) {
     /** A plain key's value. */

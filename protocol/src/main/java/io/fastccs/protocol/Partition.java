@@ -534,8 +534,9 @@ public final class Partition {
                 List<Version> versions = store.versions(key);
                 KeyType type = TypedFold.typeOf(versions);
                 if (type != KeyType.REGISTER) {
-                    value = foldAt(key, type, versions, at, maxCommit, waiting);
-                    maxCommitTime = Math.max(maxCommitTime, foldedCommitTime);
+                    Folded folded = foldAt(key, type, versions, at, maxCommit, waiting);
+                    value = folded.value();
+                    maxCommitTime = Math.max(maxCommitTime, folded.commitTime());
                 } else {
                     Version found = null;
                     for (Version v : versions) {
@@ -562,8 +563,9 @@ public final class Partition {
                 serverTime, waiting.list, waiting.complete, stableEpoch());
     }
 
-    /** The largest commit time among the operations {@link #foldAt} folded last. */
-    private long foldedCommitTime;
+    /** A typed key's value, and the largest commit time among the operations folded into it. */
+    private record Folded(ReadValue value, long commitTime) {
+    }
 
     /**
      * A typed key's value at {@code at}: the fold of every operation whose commit clock is within it, and the base that
@@ -571,12 +573,12 @@ public final class Partition {
      * operations left out that are settled here wait in the answer, as versions do, so the client can fold them in
      * at its merged clock (docs/design.md, "Commutative operations").
      */
-    private ReadValue foldAt(Key key, KeyType type, List<Version> versions, long[] at, long[] maxCommit, Waiting waiting) {
+    private Folded foldAt(Key key, KeyType type, List<Version> versions, long[] at, long[] maxCommit, Waiting waiting) {
         RunningFolds.Folded running = config.has(Bug.FOLD_IN_SEQUENCE_ORDER) ? null
                 : runningFolds.forRead(key, type, versions, at, svc);
         TypedFold fold = running != null ? running.fold().copy() : new TypedFold(type);
         long sequence = 0;
-        foldedCommitTime = 0;
+        long foldedCommitTime = 0;
         if (running != null) {
             metrics.runningFoldReads++;
             for (int i = 0; i < n; i++) maxCommit[i] = Math.max(maxCommit[i], running.maxClock()[i]);
@@ -596,7 +598,7 @@ public final class Partition {
             foldedCommitTime = Math.max(foldedCommitTime, v.commitTime());
             sequence = Math.max(sequence, v.sequence());
         }
-        return new ReadValue(key, fold.result(), sequence, type);
+        return new Folded(new ReadValue(key, fold.result(), sequence, type), foldedCommitTime);
     }
 
     /**

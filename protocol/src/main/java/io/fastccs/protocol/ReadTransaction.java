@@ -13,6 +13,7 @@ import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.primitives.KeyType;
 import io.fastccs.protocol.typed.TypedFold;
+import io.fastccs.protocol.typed.TypedValues;
 import io.fastccs.protocol.primitives.WriteKind;
 
 import java.util.ArrayList;
@@ -111,8 +112,12 @@ public final class ReadTransaction {
 
     private static boolean answersKeys(ReadReply reply, List<Key> asked) {
         if (reply.values().size() != asked.size()) return false;
-        for (int i = 0; i < asked.size(); i++)
-            if (reply.values().get(i) == null || !reply.values().get(i).key().equals(asked.get(i))) return false;
+        for (int i = 0; i < asked.size(); i++) {
+            ReadValue v = reply.values().get(i);
+            if (v == null || !v.key().equals(asked.get(i))) return false;
+            // A typed key's value is a fold of its type (what the client folds waiting operations into).
+            if (v.type() != KeyType.REGISTER && (v.value() == null || TypedValues.typeOf(v.value()) != v.type())) return false;
+        }
         return true;
     }
 

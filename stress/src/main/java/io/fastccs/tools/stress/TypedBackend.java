@@ -35,6 +35,8 @@ public interface TypedBackend extends AutoCloseable {
         public static Update put(String key, String value) { return new Update(Kind.PLAIN, key, value, 0); }
         public static Update add(String key, long delta) { return new Update(Kind.COUNTER, key, null, delta); }
         public static Update setAdd(String key, String element) { return new Update(Kind.SET, key, element, 0); }
+        /** Removes the adds of {@code element} that the session had seen (add-wins). */
+        public static Update setRemove(String key, String element) { return new Update(Kind.SET, key, element, -1); }
     }
 
     /** What a key holds: a plain value (a string, null if none), a counter (a long), a set (a list of strings). */
@@ -93,7 +95,10 @@ public interface TypedBackend extends AutoCloseable {
                     for (Update u : updates) switch (u.kind()) {
                         case PLAIN -> w.put(u.key(), u.value());
                         case COUNTER -> w.add(u.key(), u.delta());
-                        case SET -> w.setAdd(u.key(), u.value());
+                        case SET -> {
+                            if (u.delta() < 0) w.setRemove(u.key(), u.value());
+                            else w.setAdd(u.key(), u.value());
+                        }
                     }
                     try {
                         w.execute();

@@ -51,7 +51,8 @@ import java.util.concurrent.Callable;
                 + "blind put, read-modify-write with FastCCS and eventual, Cassandra's counter column, and FastCCS's add over "
                 + "1,000 counters; points OP/MODE[/KEYS], --threads other than 16 replaces the 64), claret (Claret's raw mix of "
                 + "4 set adds or 4 set sizes per transaction over 10,000 keys, points ZIPF/ADDS, Zipf 0.6, 1.0, 1.4 by adds 0.2, "
-                + "0.5; FastCCS with typed sets, the other modes with sets as plain values; lost adds per run), all (every one of them on one cluster). "
+                + "0.5; FastCCS with typed sets, the other modes with sets as plain values; lost adds per run), retwis (a Twitter "
+                + "clone on sets in every mode, lost timeline entries and follows), all (every one of them on one cluster). "
                 + "Figures 4.6 and 4.8 (up to 1024 partitions) come from the simulator: "
                 + "bin/fastccs experiment sim-rounds and sim-skew. 'replication' (FastCCS at replication factor 3 "
                 + "against 1 and against plain Cassandra at factor 3) runs two clusters of its own, with its own "
@@ -96,6 +97,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     /** The points (ZIPF/ADDS) and modes of claret when that is the experiment run; null otherwise. */
     private List<String> claretPoints;
     private List<StressOptions.Mode> claretModes;
+    /** The modes of retwis when that is the experiment run; null otherwise. */
+    private List<StressOptions.Mode> retwisModes;
     /** The local nodes' JMX ports, for their traffic counters (none for nodes elsewhere). */
     private List<Integer> jmxPorts = List.of();
     private int failedRuns;
@@ -167,11 +170,17 @@ public final class ExperimentCommand implements Callable<Integer> {
             for (String p : claretPoints) for (StressOptions.Mode m : claretModes) // every run parses before a cluster starts
                 io.fastccs.tools.stress.ClaretStress.parse(ClaretExperiment.arguments(p, m, run.seconds, run.warmup, run.threads,
                         Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), List.of(Ports.DEFAULT.address(1))));
+        } else if (name.equals(RetwisExperiment.NAME)) {
+            if (points != null) throw new IllegalArgumentException("retwis has no points (its one workload runs in every mode)");
+            retwisModes = modes == null ? RetwisExperiment.MODES : modes.stream().map(StressOptions.Mode::parse).toList();
+            for (StressOptions.Mode m : retwisModes) // every run parses before a cluster starts
+                io.fastccs.tools.stress.RetwisStress.parse(RetwisExperiment.arguments(m, run.seconds, run.warmup, run.threads,
+                        Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), List.of(Ports.DEFAULT.address(1))));
         } else if (name.equals("all")) chosen.addAll(EXPERIMENTS.values());
         else if (EXPERIMENTS.containsKey(name)) chosen.add(EXPERIMENTS.get(name));
         else throw new IllegalArgumentException("unknown experiment '" + name + "'; one of " + String.join(", ", EXPERIMENTS.keySet())
-                + ", all, " + HotCounterExperiment.NAME + ", " + ClaretExperiment.NAME + ", " + ReplicationExperiment.NAME);
-        boolean typed = hotCounterPoints != null || claretPoints != null;
+                + ", all, " + HotCounterExperiment.NAME + ", " + ClaretExperiment.NAME + ", " + RetwisExperiment.NAME + ", " + ReplicationExperiment.NAME);
+        boolean typed = hotCounterPoints != null || claretPoints != null || retwisModes != null;
         if (points != null && chosen.size() != 1 && !typed) throw new IllegalArgumentException("--points goes with one experiment, not all");
         if (modes != null && !typed) {
             List<StressOptions.Mode> only = modes.stream().map(StressOptions.Mode::parse).toList();
@@ -195,6 +204,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                     new long[0], Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), remoteNodes);
             if (claretPoints != null) failedRuns += ClaretExperiment.run(claretPoints, claretModes, run, out, new long[0],
                     Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), remoteNodes);
+            if (retwisModes != null) failedRuns += RetwisExperiment.run(retwisModes, run, out, new long[0], Ports.DEFAULT.cql(),
+                    Ports.DEFAULT.fastccs(), remoteNodes);
             return failures();
         }
         Path clusterDir = dir != null ? dir : LocalCluster.repoRoot().orElse(Path.of(".")).resolve(".cluster-experiments");
@@ -228,6 +239,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                     nodePids, cluster.ports().cql(), cluster.ports().fastccs(), hosts);
             if (claretPoints != null) failedRuns += ClaretExperiment.run(claretPoints, claretModes, run, out, nodePids,
                     cluster.ports().cql(), cluster.ports().fastccs(), hosts);
+            if (retwisModes != null) failedRuns += RetwisExperiment.run(retwisModes, run, out, nodePids, cluster.ports().cql(),
+                    cluster.ports().fastccs(), hosts);
         } finally {
             if (started && !keep) {
                 System.out.println("stopping the cluster ...");

@@ -47,7 +47,12 @@ import java.util.concurrent.Callable;
                 + "write-fraction (4.5), partitions (4.7), threads (saturation: throughput against client "
                 + "threads), write-batch (write-only transactions against logged batches), skew (hot keys: Zipf "
                 + "parameter 0.6, 1.0, 1.4 over 1,000 keys by write fraction 0.05, 0.2, 0.5, points ZIPF/WRITE_FRACTION; "
-                + "every run also reports how stale its reads were), all (every one of them on one cluster). "
+                + "every run also reports how stale its reads were), hot-counter (one counter at 64 threads: FastCCS's add, a "
+                + "blind put, read-modify-write with FastCCS and eventual, Cassandra's counter column, and FastCCS's add over "
+                + "1,000 counters; points OP/MODE[/KEYS], --threads other than 16 replaces the 64), claret (Claret's raw mix of "
+                + "4 set adds or 4 set sizes per transaction over 10,000 keys, points ZIPF/ADDS, Zipf 0.6, 1.0, 1.4 by adds 0.2, "
+                + "0.5; FastCCS with typed sets, the other modes with sets as plain values; lost adds per run), retwis (a Twitter "
+                + "clone on sets in every mode, lost timeline entries and follows), all (every one of them on one cluster). "
                 + "Figures 4.6 and 4.8 (up to 1024 partitions) come from the simulator: "
                 + "bin/fastccs experiment sim-rounds and sim-skew. 'replication' (FastCCS at replication factor 3 "
                 + "against 1 and against plain Cassandra at factor 3) runs two clusters of its own, with its own "
@@ -87,6 +92,13 @@ public final class ExperimentCommand implements Callable<Integer> {
     List<String> modes;
 
     private long[] nodePids = new long[0];
+    /** The points of hot-counter (OP/MODE[/KEYS]) when that is the experiment run; null otherwise. */
+    private List<String> hotCounterPoints;
+    /** The points (ZIPF/ADDS) and modes of claret when that is the experiment run; null otherwise. */
+    private List<String> claretPoints;
+    private List<StressOptions.Mode> claretModes;
+    /** The modes of retwis when that is the experiment run; null otherwise. */
+    private List<StressOptions.Mode> retwisModes;
     /** The local nodes' JMX ports, for their traffic counters (none for nodes elsewhere). */
     private List<Integer> jmxPorts = List.of();
     private int failedRuns;
@@ -141,12 +153,36 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Experiment> chosen = new ArrayList<>();
-        if (name.equals("all")) chosen.addAll(EXPERIMENTS.values());
+        hotCounterPoints = null;
+        if (name.equals(HotCounterExperiment.NAME)) {
+            hotCounterPoints = new ArrayList<>(points != null ? points : HotCounterExperiment.POINTS);
+            if (modes != null) {
+                List<String> only = modes.stream().map(m -> StressOptions.Mode.parse(m).word()).toList();
+                hotCounterPoints.removeIf(p -> p.split("/").length < 2 || !only.contains(p.split("/")[1]));
+                if (hotCounterPoints.isEmpty()) throw new IllegalArgumentException("--modes " + String.join(",", modes) + ": none of them is a mode of " + name);
+            }
+            for (String p : hotCounterPoints) // every point parses before a cluster starts
+                io.fastccs.tools.stress.CounterStress.parse(HotCounterExperiment.arguments(p, run.seconds, run.warmup, 1,
+                        Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), List.of(Ports.DEFAULT.address(1))));
+        } else if (name.equals(ClaretExperiment.NAME)) {
+            claretPoints = new ArrayList<>(points != null ? points : ClaretExperiment.POINTS);
+            claretModes = modes == null ? ClaretExperiment.MODES : modes.stream().map(StressOptions.Mode::parse).toList();
+            for (String p : claretPoints) for (StressOptions.Mode m : claretModes) // every run parses before a cluster starts
+                io.fastccs.tools.stress.ClaretStress.parse(ClaretExperiment.arguments(p, m, run.seconds, run.warmup, run.threads,
+                        Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), List.of(Ports.DEFAULT.address(1))));
+        } else if (name.equals(RetwisExperiment.NAME)) {
+            if (points != null) throw new IllegalArgumentException("retwis has no points (its one workload runs in every mode)");
+            retwisModes = modes == null ? RetwisExperiment.MODES : modes.stream().map(StressOptions.Mode::parse).toList();
+            for (StressOptions.Mode m : retwisModes) // every run parses before a cluster starts
+                io.fastccs.tools.stress.RetwisStress.parse(RetwisExperiment.arguments(m, run.seconds, run.warmup, run.threads,
+                        Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), List.of(Ports.DEFAULT.address(1))));
+        } else if (name.equals("all")) chosen.addAll(EXPERIMENTS.values());
         else if (EXPERIMENTS.containsKey(name)) chosen.add(EXPERIMENTS.get(name));
         else throw new IllegalArgumentException("unknown experiment '" + name + "'; one of " + String.join(", ", EXPERIMENTS.keySet())
-                + ", all, " + ReplicationExperiment.NAME);
-        if (points != null && chosen.size() != 1) throw new IllegalArgumentException("--points goes with one experiment, not all");
-        if (modes != null) {
+                + ", all, " + HotCounterExperiment.NAME + ", " + ClaretExperiment.NAME + ", " + RetwisExperiment.NAME + ", " + ReplicationExperiment.NAME);
+        boolean typed = hotCounterPoints != null || claretPoints != null || retwisModes != null;
+        if (points != null && chosen.size() != 1 && !typed) throw new IllegalArgumentException("--points goes with one experiment, not all");
+        if (modes != null && !typed) {
             List<StressOptions.Mode> only = modes.stream().map(StressOptions.Mode::parse).toList();
             chosen.replaceAll(e -> new Experiment(e.name(), e.figure(), e.parameter(), e.values(),
                     e.modes().stream().filter(only::contains).toList(), e.command()));
@@ -164,6 +200,12 @@ public final class ExperimentCommand implements Callable<Integer> {
             System.out.println("Using the cluster of " + remoteNodes + " (node CPU is not metered there)");
             Files.createDirectories(out);
             for (Experiment e : chosen) run(e, Ports.DEFAULT, remoteNodes);
+            if (hotCounterPoints != null) failedRuns += HotCounterExperiment.run(hotCounterPoints, run, run.threads != 16, out,
+                    new long[0], Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), remoteNodes);
+            if (claretPoints != null) failedRuns += ClaretExperiment.run(claretPoints, claretModes, run, out, new long[0],
+                    Ports.DEFAULT.cql(), Ports.DEFAULT.fastccs(), remoteNodes);
+            if (retwisModes != null) failedRuns += RetwisExperiment.run(retwisModes, run, out, new long[0], Ports.DEFAULT.cql(),
+                    Ports.DEFAULT.fastccs(), remoteNodes);
             return failures();
         }
         Path clusterDir = dir != null ? dir : LocalCluster.repoRoot().orElse(Path.of(".")).resolve(".cluster-experiments");
@@ -192,6 +234,13 @@ public final class ExperimentCommand implements Callable<Integer> {
             for (int k = 1; k <= cluster.nodeCount(); k++) hosts.add(cluster.ports().address(k));
             prime(chosen, cluster.ports(), hosts);
             for (Experiment e : chosen) run(e, cluster.ports(), hosts);
+            // No priming here: its runs warm up on their own (-warmup), and the order alternates between repetitions.
+            if (hotCounterPoints != null) failedRuns += HotCounterExperiment.run(hotCounterPoints, run, run.threads != 16, out,
+                    nodePids, cluster.ports().cql(), cluster.ports().fastccs(), hosts);
+            if (claretPoints != null) failedRuns += ClaretExperiment.run(claretPoints, claretModes, run, out, nodePids,
+                    cluster.ports().cql(), cluster.ports().fastccs(), hosts);
+            if (retwisModes != null) failedRuns += RetwisExperiment.run(retwisModes, run, out, nodePids, cluster.ports().cql(),
+                    cluster.ports().fastccs(), hosts);
         } finally {
             if (started && !keep) {
                 System.out.println("stopping the cluster ...");

@@ -61,6 +61,12 @@ public final class HistoryRecorder {
         txns.add(new Txn(nextTxn.getAndIncrement(), session, committed, ops));
     }
 
+    /** A transaction of any operations (typed ones included: {@link Op#add}, {@link Op#readCounter}, {@link Op#setAdd}, ...). */
+    public void typed(long session, List<Op> ops, boolean committed) {
+        if (!enabled) return;
+        txns.add(new Txn(nextTxn.getAndIncrement(), session, committed, ops));
+    }
+
     /** The keys some recorded transaction wrote (committed or not), ascending. */
     public List<Long> writtenKeys() {
         Set<Long> keys = new TreeSet<>();

@@ -14,7 +14,10 @@ import java.util.List;
  */
 public final class StressCommand {
     static final String USAGE = String.join("\n",
-            "usage: bin/fastccs stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s] [cl=ONE|QUORUM|ALL|LOCAL_QUORUM]",
+            "usage: bin/fastccs stress counter ...   (a hot counter: bin/fastccs stress counter --help)",
+            "       bin/fastccs stress claret ...    (Claret's raw mix of set adds and sizes: bin/fastccs stress claret --help)",
+            "       bin/fastccs stress retwis ...    (a Twitter clone on typed sets: bin/fastccs stress retwis --help)",
+            "       bin/fastccs stress read|write|mixed [ratio(write=W,read=R)] [n=N | duration=30s] [cl=ONE|QUORUM|ALL|LOCAL_QUORUM]",
             "         [-rate threads=N [fixed=R/s]] [-pop dist=gaussian(1..K)|uniform(1..K)|zipf(1..K[,S])]",
             "         [-node 127.0.0.1,127.0.0.2,...] [-port native=9042 fastccs=9142]",
             "         [-log interval=1s hdrfile=FILE] [-warmup duration=5s]",
@@ -76,6 +79,18 @@ public final class StressCommand {
         if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
             System.out.println(USAGE);
             System.exit(args.length == 0 ? 2 : 0);
+        }
+        if (args[0].equalsIgnoreCase("counter")) {
+            CounterStress.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args[0].equalsIgnoreCase("retwis")) {
+            RetwisStress.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args[0].equalsIgnoreCase("claret")) {
+            ClaretStress.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
         }
         StressOptions o;
         try {

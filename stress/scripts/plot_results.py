@@ -329,6 +329,82 @@ def summary_tables(out_dir):
     return None
 
 
+def _num(r, column):
+    v = r.get(column)
+    return float(v) if v not in (None, "") else float("nan")
+
+
+def plot_claret(data, out_dir, setup):
+    """Issue 15's Claret raw mix: per add share (columns), throughput and lost adds against the Zipf parameter."""
+    points = []
+    for r in data:
+        if r["value"] not in points:
+            points.append(r["value"])
+    shares = sorted({p.split("/")[1] for p in points}, key=float)
+    fig, axes = plt.subplots(2, len(shares), figsize=(4.6 * len(shares), 7.5), squeeze=False)
+    for col, share in enumerate(shares):
+        zipfs = sorted({p.split("/")[0] for p in points if p.split("/")[1] == share}, key=float)
+        for row, (column, label) in enumerate((("op_rate", "throughput (transactions/s)"),
+                                                ("lost_pct", "lost set adds (% of acknowledged)"))):
+            ax = axes[row][col]
+            for mode, (name, color, marker) in MODES.items():
+                ys = [mean([_num(r, column) for r in data if r["mode"] == mode and r["value"] == f"{z}/{share}"]) for z in zipfs]
+                if all(y != y for y in ys):
+                    continue
+                ax.plot([float(z) for z in zipfs], ys, marker=marker, color=color, label=name)
+            ax.set_xlabel("Zipf parameter over 10,000 sets")
+            ax.set_ylabel(label)
+            ax.set_ylim(bottom=0)
+            ax.grid(alpha=0.3)
+            if row == 0:
+                ax.set_title(f"add transactions {share}", fontsize=10)
+                if col == 0:
+                    ax.legend(fontsize=7)
+    return finish(fig, "Claret's raw mix: set adds that commute (FastCCS) against read-then-write (issue 15)", setup,
+                  os.path.join(out_dir, "claret.png"), dpi=100, bottom=0.03)
+
+
+def plot_bars(data, out_dir, setup, name, title, lost_column, lost_label):
+    """One bar per point (mode, or operation/mode), mean over repetitions: throughput, and lost updates above it."""
+    points = []
+    for r in data:
+        if r["value"] not in points:
+            points.append(r["value"])
+    labels = [p if p != "default" else "" for p in points]
+    if all(label == "" for label in labels):
+        points = []
+        for r in data:
+            if r["mode"] not in points:
+                points.append(r["mode"])
+        key = "mode"
+    else:
+        key = "value"
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(points)), 4.4))
+    for i, p in enumerate(points):
+        rs = [r for r in data if r[key] == p]
+        mode = rs[0]["mode"]
+        y = mean([_num(r, "op_rate") for r in rs])
+        ax.bar(i, y, color=MODES.get(mode, (mode, "gray", "o"))[1])
+        lost = mean([_num(r, lost_column) for r in rs])
+        text = f"lost {lost:.1f}%" if lost == lost else "-"
+        ax.annotate(text, (i, y), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=8)
+    ax.set_xticks(range(len(points)))
+    ax.set_xticklabels(points, rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel("throughput (transactions/s)")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3, axis="y")
+    return finish(fig, f"{title} (labels: {lost_label})", setup, os.path.join(out_dir, name + ".png"), bottom=0.05)
+
+
+def retwis_lost_pct(data):
+    """Retwis rows with the lost timeline entries as a share of the acknowledged ones."""
+    out = []
+    for r in data:
+        adds = _num(r, "timeline_adds")
+        out.append(dict(r, lost_pct=str(100.0 * _num(r, "lost_timeline") / adds) if adds > 0 else ""))
+    return out
+
+
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else "results"
     setup = "one 2-core machine: 3 Cassandra 5.0.9 nodes + the client; same cluster, keys and threads per mode"
@@ -350,6 +426,15 @@ def main():
         made.append(plot_sim_rounds(rows(os.path.join(out_dir, "sim-rounds.csv")), out_dir))
     if os.path.exists(os.path.join(out_dir, "sim-protocols.csv")):
         made.append(plot_sim_protocols(rows(os.path.join(out_dir, "sim-protocols.csv")), out_dir))
+    if os.path.exists(os.path.join(out_dir, "claret.csv")):
+        made.append(plot_claret(rows(os.path.join(out_dir, "claret.csv")), out_dir, setup))
+    if os.path.exists(os.path.join(out_dir, "hot-counter.csv")):
+        made.append(plot_bars(rows(os.path.join(out_dir, "hot-counter.csv")), out_dir, setup, "hot-counter",
+                              "One hot counter, 64 threads: add, blind put, read-then-write (issue 15)", "lost_pct",
+                              "lost updates"))
+    if os.path.exists(os.path.join(out_dir, "retwis.csv")):
+        made.append(plot_bars(retwis_lost_pct(rows(os.path.join(out_dir, "retwis.csv"))), out_dir, setup, "retwis",
+                              "Retwis, every mode (issue 15)", "lost_pct", "lost timeline entries"))
     summary = summary_tables(out_dir)
     if summary:
         made.append(summary)

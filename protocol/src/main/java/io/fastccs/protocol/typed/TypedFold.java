@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,12 +49,13 @@ public final class TypedFold {
     private int k;
     /** Set: element -> commit clocks of its adds not removed (only the maximal ones matter). */
     private final TreeMap<byte[], List<VectorClock>> adds = new TreeMap<>(UNSIGNED);
-    private final List<Version> removes = new ArrayList<>();
+    /** Set: per element, the dependencies of the removes of it folded in. */
+    private final TreeMap<byte[], List<VectorClock>> removes = new TreeMap<>(UNSIGNED);
     /** Stands for the adds of a set a read returned: their clocks are not sent. */
     private static final VectorClock NO_CLOCK = VectorClock.wrap(new long[0]);
     private boolean resultSeeded;
     /** Top-k: item -> best score. */
-    private final Map<ByteKey, Long> scores = new HashMap<>();
+    private final TreeMap<byte[], Long> scores = new TreeMap<>(UNSIGNED);
 
     public TypedFold(KeyType type) {
         if (type == null || type == KeyType.REGISTER) throw new IllegalArgumentException("not a typed key: " + type);
@@ -69,7 +69,7 @@ public final class TypedFold {
         c.any = any;
         c.k = k;
         adds.forEach((e, clocks) -> c.adds.put(e, new ArrayList<>(clocks)));
-        c.removes.addAll(removes);
+        removes.forEach((e, deps) -> c.removes.put(e, new ArrayList<>(deps)));
         c.scores.putAll(scores);
         c.resultSeeded = resultSeeded;
         return c;
@@ -125,7 +125,8 @@ public final class TypedFold {
             case SET_ADD -> addClock(v.value(), v.commitClock());
             case SET_REMOVE -> {
                 if (resultSeeded) throw new IllegalStateException("a remove cannot be folded onto a read's set: read it again");
-                removes.add(v);
+                RemoveOperand r = RemoveOperand.decode(v.value());
+                removes.computeIfAbsent(r.element(), e -> new ArrayList<>(1)).add(r.dependencies());
             }
             case TOPK_INSERT -> {
                 k = Operands.topkK(v.value());
@@ -144,7 +145,7 @@ public final class TypedFold {
     }
 
     private void score(byte[] item, long score) {
-        scores.merge(new ByteKey(item), score, Math::max);
+        scores.merge(item, score, Math::max);
     }
 
     private void addFolded(byte[] value) {
@@ -252,25 +253,22 @@ public final class TypedFold {
         Map<byte[], List<VectorClock>> kept = new LinkedHashMap<>();
         for (Map.Entry<byte[], List<VectorClock>> e : adds.entrySet()) {
             List<VectorClock> left = new ArrayList<>(e.getValue());
-            for (Version r : removes) {
-                if (left.isEmpty()) break;
-                RemoveOperand op = RemoveOperand.decode(r.value());
-                if (Arrays.equals(op.element(), e.getKey())) left.removeIf(c -> c.leq(op.dependencies()));
-            }
+            for (VectorClock dependencies : removes.getOrDefault(e.getKey(), List.of()))
+                left.removeIf(c -> c.leq(dependencies));
             if (!left.isEmpty()) kept.put(e.getKey(), left);
         }
         return kept;
     }
 
     private byte[] encodeTopk() {
-        List<Map.Entry<ByteKey, Long>> best = new ArrayList<>(scores.entrySet());
-        best.sort((a, b) -> a.getValue().equals(b.getValue()) ? UNSIGNED.compare(a.getKey().bytes(), b.getKey().bytes())
+        List<Map.Entry<byte[], Long>> best = new ArrayList<>(scores.entrySet());
+        best.sort((a, b) -> a.getValue().equals(b.getValue()) ? UNSIGNED.compare(a.getKey(), b.getKey())
                 : Long.compare(b.getValue(), a.getValue()));
         if (best.size() > k) best = best.subList(0, k);
         int size = 9;
-        for (Map.Entry<ByteKey, Long> e : best) size += 12 + e.getKey().bytes().length;
+        for (Map.Entry<byte[], Long> e : best) size += 12 + e.getKey().length;
         ByteBuffer b = ByteBuffer.allocate(size).put(type.tag()).putInt(k).putInt(best.size());
-        for (Map.Entry<ByteKey, Long> e : best) b.putLong(e.getValue()).putInt(e.getKey().bytes().length).put(e.getKey().bytes());
+        for (Map.Entry<byte[], Long> e : best) b.putLong(e.getValue()).putInt(e.getKey().length).put(e.getKey());
         return b.array();
     }
 
@@ -302,19 +300,6 @@ public final class TypedFold {
             ByteBuffer b = ByteBuffer.wrap(stored);
             byte[] element = bytes(b);
             return new RemoveOperand(element, clock(b));
-        }
-    }
-
-    /** Bytes as a map key. */
-    private record ByteKey(byte[] bytes) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ByteKey k && Arrays.equals(bytes, k.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(bytes);
         }
     }
 }

@@ -4,10 +4,7 @@ import io.fastccs.tools.stress.ClaretStress;
 import io.fastccs.tools.stress.StressOptions;
 import io.fastccs.tools.stress.TypedStressRun;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,63 +42,35 @@ final class ClaretExperiment {
                    int fastccsPort, List<String> hosts) throws Exception {
         for (String p : points) for (StressOptions.Mode m : modes)
             ClaretStress.parse(arguments(p, m, run.seconds, run.warmup, run.threads, cqlPort, fastccsPort, hosts));
-        Files.createDirectories(out);
-        Path csvFile = out.resolve(NAME + ".csv"), partial = out.resolve(NAME + ".csv.partial");
         System.out.printf("%n=== %s: zipf/adds over %s, modes %s, %d s + %d s warm-up per run, %d threads, %d repetition(s)%n",
                 NAME, points, modes, run.seconds, run.warmup, run.threads, run.reps);
-        int rows = 0, failed = 0, total = points.size() * modes.size() * run.reps, done = 0;
-        List<String> table = new ArrayList<>();
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(partial))) {
-            csv.println(CSV_HEADER);
+        int total = points.size() * modes.size() * run.reps, done = 0;
+        try (RunTable table = new RunTable(out, NAME, CSV_HEADER, nodePids)) {
             for (String point : points) {
                 for (int rep = 1; rep <= run.reps; rep++) {
-                    List<StressOptions.Mode> order = new ArrayList<>(modes);
-                    if (rep % 2 == 0) java.util.Collections.reverse(order);
-                    for (StressOptions.Mode mode : order) {
+                    for (StressOptions.Mode mode : RunTable.orderOf(modes, rep)) {
                         ClaretStress.Options opts = ClaretStress.parse(arguments(point, mode, run.seconds, run.warmup, run.threads,
                                 cqlPort, fastccsPort, hosts));
-                        StressOptions o = opts.stress();
-                        o.quiet = true;
-                        CpuMeter cpu = new CpuMeter(nodePids);
-                        o.atMeasureStart = cpu::start;
-                        o.atMeasureEnd = cpu::stop;
                         System.out.printf("--- run %d of %d: %s rep %d: %s%n", ++done, total, point, rep, opts.describe());
-                        ClaretStress.Outcome outcome;
-                        try {
-                            outcome = ClaretStress.run(opts, System.out);
-                        } catch (Exception failure) {
-                            System.out.println("    run failed, left out: " + failure);
-                            failed++;
-                            continue;
-                        }
+                        RunTable.Metered<ClaretStress.Outcome> m = table.run(opts.stress(), () -> ClaretStress.run(opts, System.out));
+                        if (m == null) continue;
+                        CpuMeter cpu = m.cpu();
+                        ClaretStress.Outcome outcome = m.outcome();
                         TypedStressRun.Result r = outcome.result();
                         long ops = Math.max(1, r.reads() + r.writes());
-                        csv.println(String.format(Locale.ROOT, "%s,-,zipf/adds,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.1f,%.1f,%.2f,%s,%s,%d,%d,%.3f",
+                        table.add(String.format(Locale.ROOT, "%s,-,zipf/adds,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.1f,%.1f,%.2f,%s,%s,%d,%d,%.3f",
                                 NAME, point, mode.word(), rep, r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(),
                                 r.read().median(), r.read().p99(), r.write().median(), r.write().p99(), r.all().p99(),
                                 100 * r.secondRoundShare(), cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart(),
-                                opts.zipf(), opts.adds(), outcome.acknowledgedAdds(), outcome.lostAdds(), 100 * outcome.lostShare()));
-                        csv.flush();
-                        rows++;
-                        String line = String.format(Locale.ROOT, "%-9s %-9s %,10.0f %10.2f %10.2f %10.3f %8d %12d %10d %8.2f", point, mode.word(),
+                                opts.zipf(), opts.adds(), outcome.acknowledgedAdds(), outcome.lostAdds(), 100 * outcome.lostShare()),
+                                String.format(Locale.ROOT, "%-9s %-9s %,10.0f %10.2f %10.2f %10.3f %8d %12d %10d %8.2f", point, mode.word(),
                                 r.opRate(), r.read().p99(), r.write().p99(), 100 * r.secondRoundShare(), r.errors(),
-                                outcome.acknowledgedAdds(), outcome.lostAdds(), 100 * outcome.lostShare());
-                        table.add(line);
-                        System.out.println("    " + line);
+                                outcome.acknowledgedAdds(), outcome.lostAdds(), 100 * outcome.lostShare()));
                     }
                 }
             }
+            return table.finish(String.format("%-9s %-9s %10s %10s %10s %10s %8s %12s %10s %8s", "zipf/adds", "mode", "op/s",
+                    "read p99", "write p99", "2nd rnd %", "errors", "acked adds", "lost", "lost %"));
         }
-        if (rows == 0) {
-            Files.delete(partial);
-            System.out.println("no run of " + NAME + " succeeded; " + csvFile + " is left as it was");
-            return 1;
-        }
-        Files.move(partial, csvFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        System.out.printf("%n%s: every run%n%-9s %-9s %10s %10s %10s %10s %8s %12s %10s %8s%n", NAME, "zipf/adds", "mode", "op/s",
-                "read p99", "write p99", "2nd rnd %", "errors", "acked adds", "lost", "lost %");
-        table.forEach(System.out::println);
-        System.out.println("wrote " + csvFile);
-        return failed > 0 ? 1 : 0;
     }
 }

@@ -4,10 +4,7 @@ import io.fastccs.tools.stress.CounterStress;
 import io.fastccs.tools.stress.StressOptions;
 import io.fastccs.tools.stress.TypedStressRun;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -41,68 +38,39 @@ final class HotCounterExperiment {
                    int fastccsPort, List<String> hosts) throws Exception {
         int threads = threadsGiven ? run.threads : THREADS;
         for (String p : points) CounterStress.parse(arguments(p, run.seconds, run.warmup, threads, cqlPort, fastccsPort, hosts));
-        Files.createDirectories(out);
-        Path csvFile = out.resolve(NAME + ".csv"), partial = out.resolve(NAME + ".csv.partial");
         System.out.printf("%n=== %s: %s, %d s + %d s warm-up per run, %d threads, %d repetition(s)%n", NAME, points, run.seconds,
                 run.warmup, threads, run.reps);
-        int rows = 0, failed = 0, total = points.size() * run.reps, done = 0;
-        List<String> table = new ArrayList<>();
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(partial))) {
-            csv.println(CSV_HEADER);
+        int total = points.size() * run.reps, done = 0;
+        try (RunTable table = new RunTable(out, NAME, CSV_HEADER, nodePids)) {
             for (int rep = 1; rep <= run.reps; rep++) {
-                List<String> order = new ArrayList<>(points);
-                if (rep % 2 == 0) java.util.Collections.reverse(order);
-                for (String point : order) {
+                for (String point : RunTable.orderOf(points, rep)) {
                     CounterStress.Options opts = CounterStress.parse(arguments(point, run.seconds, run.warmup, threads, cqlPort, fastccsPort, hosts));
                     StressOptions o = opts.stress();
-                    o.quiet = true;
-                    CpuMeter cpu = new CpuMeter(nodePids);
-                    o.atMeasureStart = cpu::start;
-                    o.atMeasureEnd = cpu::stop;
                     System.out.printf("--- run %d of %d: %s rep %d: %s%n", ++done, total, point, rep, opts.describe());
-                    CounterStress.Outcome outcome;
-                    try {
-                        outcome = CounterStress.run(opts, System.out);
-                    } catch (Exception failure) {
-                        System.out.println("    run failed, left out: " + failure);
-                        failed++;
-                        continue;
-                    }
-                    TypedStressRun.Result r = outcome.result();
-                    CounterStress.Verdict v = outcome.verdict();
+                    RunTable.Metered<CounterStress.Outcome> m = table.run(o, () -> CounterStress.run(opts, System.out));
+                    if (m == null) continue;
+                    CpuMeter cpu = m.cpu();
+                    TypedStressRun.Result r = m.outcome().result();
+                    CounterStress.Verdict v = m.outcome().verdict();
                     long ops = Math.max(1, r.reads() + r.writes());
-                    String row = String.format(Locale.ROOT, "%s,-,op/mode/keys,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.4f,%.1f,%.1f,%.2f,%d,%s,%s,%s,%s,%s,%s",
+                    table.add(String.format(Locale.ROOT, "%s,-,op/mode/keys,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.4f,%.1f,%.1f,%.2f,%d,%s,%s,%s,%s,%s,%s",
                             NAME, point.replace(',', ';'), o.mode.word(), rep, r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(),
                             r.all().mean(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(),
                             cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart(), opts.keys(),
                             opts.op().name().toLowerCase(Locale.ROOT),
                             v == null ? "" : Long.toString(v.finalValue()), v == null ? "" : Long.toString(v.acknowledged()),
                             v == null ? "" : Long.toString(v.unconfirmed()), v == null ? "" : Long.toString(v.lost()),
-                            v == null ? "" : String.format(Locale.ROOT, "%.3f", v.acknowledged() == 0 ? 0.0 : 100.0 * v.lost() / v.acknowledged()));
-                    csv.println(row);
-                    csv.flush();
-                    rows++;
-                    String line = String.format(Locale.ROOT, "%-18s %-9s %,10.0f %10.2f %10.2f %8d %12s %12s %10s %10s", point, o.mode.word(),
+                            v == null ? "" : String.format(Locale.ROOT, "%.3f", v.acknowledged() == 0 ? 0.0 : 100.0 * v.lost() / v.acknowledged())),
+                            String.format(Locale.ROOT, "%-18s %-9s %,10.0f %10.2f %10.2f %8d %12s %12s %10s %10s", point, o.mode.word(),
                             r.opRate(), r.write().median(), r.write().p99(), r.errors(),
                             v == null ? "-" : String.format(Locale.ROOT, "%,d", v.finalValue()),
                             v == null ? "-" : String.format(Locale.ROOT, "%,d", v.acknowledged()),
                             v == null ? "-" : String.format(Locale.ROOT, "%,d", v.unconfirmed()),
-                            v == null ? "-" : String.format(Locale.ROOT, "%,d", v.lost()));
-                    table.add(line);
-                    System.out.println("    " + line);
+                            v == null ? "-" : String.format(Locale.ROOT, "%,d", v.lost())));
                 }
             }
+            return table.finish(String.format("%-18s %-9s %10s %10s %10s %8s %12s %12s %10s %10s", "point", "mode", "op/s",
+                    "p50 ms", "p99 ms", "errors", "final", "acked", "unconf.", "lost"));
         }
-        if (rows == 0) {
-            Files.delete(partial);
-            System.out.println("no run of " + NAME + " succeeded; " + csvFile + " is left as it was");
-            return 1;
-        }
-        Files.move(partial, csvFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        System.out.printf("%n%s: every run%n%-18s %-9s %10s %10s %10s %8s %12s %12s %10s %10s%n", NAME, "point", "mode", "op/s",
-                "p50 ms", "p99 ms", "errors", "final", "acked", "unconf.", "lost");
-        table.forEach(System.out::println);
-        System.out.println("wrote " + csvFile);
-        return failed > 0 ? 1 : 0;
     }
 }

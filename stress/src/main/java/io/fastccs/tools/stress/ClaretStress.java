@@ -2,8 +2,6 @@ package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.Op;
-import io.fastccs.check.PlumeText;
-import io.fastccs.check.TccChecker;
 import io.fastccs.workload.KeyDistribution;
 
 import java.io.PrintStream;
@@ -215,33 +213,17 @@ public final class ClaretStress {
             long[] part = Arrays.copyOfRange(all, from, Math.min(all.length, from + 64));
             List<String> names = new ArrayList<>();
             for (long k : part) names.add(prefix + k);
-            List<Object> values = null;
-            for (int attempt = 1; values == null; attempt++) {
-                try {
-                    values = last.read(names, readKind);
-                } catch (Exception e) {
-                    if (attempt >= 5) throw e;
-                }
-            }
+            List<Object> values = StressRun.finalRead(() -> last.read(names, readKind));
             recordRead(history, HistoryRecorder.FINAL_SESSION, part, values, typed);
             for (int i = 0; i < part.length; i++) lost += acked.lost(part[i], setOf(values.get(i), typed));
         }
-        CheckResult check = null;
-        if (o.history != null) {
-            PlumeText.write(history.build(), o.history);
-            if (!o.quiet) out.printf("History: %,d transactions written to %s (check: bin/fastccs check %s --final-session 0)%n",
-                    history.size(), o.history, o.history);
-        }
-        if (o.check) check = TccChecker.check(history.build());
+        CheckResult check = history.writeAndCheck(o, out);
         Outcome outcome = new Outcome(result, acked.count(), lost, check);
         loop.printSummary(result, opts.describe());
         if (!o.quiet) {
             out.printf(Locale.ROOT, "Lost adds                 : %,10d      (of %,d elements acknowledged as added, %.3f %%; %,d sets)%n",
                     lost, outcome.acknowledgedAdds(), 100 * outcome.lostShare(), all.length);
-            if (check != null) {
-                out.printf("History check (TCC)       : %s%n", check.summary());
-                check.anomalies().stream().limit(5).forEach(a -> out.println("  " + a));
-            }
+            HistoryRecorder.printCheck(check, out);
         }
         return outcome;
     }
@@ -264,27 +246,7 @@ public final class ClaretStress {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.println(USAGE);
-            System.exit(0);
-        }
-        Options opts;
-        try {
-            opts = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("stress claret: " + (e instanceof NumberFormatException ? "bad number (" + e.getMessage() + ")" : e.getMessage()));
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
-        System.out.println("Running " + opts.describe());
-        try {
-            Outcome r = run(opts, System.out);
-            boolean broken = opts.typed() && r.lostAdds() > 0;
-            System.exit((r.check() != null && !r.check().ok()) || broken ? 1 : 0);
-        } catch (Exception e) {
-            System.err.println("stress claret: " + e);
-            System.exit(3);
-        }
+        TypedStressRun.main("stress claret", USAGE, args, ClaretStress::parse, Options::describe, o -> run(o, System.out),
+                (o, r) -> (r.check() != null && !r.check().ok()) || (o.typed() && r.lostAdds() > 0));
     }
 }

@@ -2,8 +2,6 @@ package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.Op;
-import io.fastccs.check.PlumeText;
-import io.fastccs.check.TccChecker;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -207,14 +205,7 @@ public final class CounterStress {
         for (int from = 0; from < names.length; from += 64) {
             List<String> part = List.of(names).subList(from, Math.min(names.length, from + 64));
             TypedBackend.Kind kind = op == CounterOp.ADD ? TypedBackend.Kind.COUNTER : TypedBackend.Kind.PLAIN;
-            List<Object> values = null;
-            for (int attempt = 1; values == null; attempt++) {
-                try {
-                    values = last.read(part, kind);
-                } catch (Exception e) {
-                    if (attempt >= 5) throw e;
-                }
-            }
+            List<Object> values = StressRun.finalRead(() -> last.read(part, kind));
             for (int i = 0; i < part.size(); i++) {
                 long hk = from + i + 1;
                 if (op == CounterOp.ADD) {
@@ -229,13 +220,7 @@ public final class CounterStress {
         }
         if (history.enabled()) history.typed(HistoryRecorder.FINAL_SESSION, finalOps, true);
         if (op != CounterOp.PUT) verdict = tally.verdict(finals);
-        CheckResult check = null;
-        if (o.history != null) {
-            PlumeText.write(history.build(), o.history);
-            if (!o.quiet) out.printf("History: %,d transactions written to %s (check: bin/fastccs check %s --final-session 0)%n",
-                    history.size(), o.history, o.history);
-        }
-        if (o.check) check = TccChecker.check(history.build());
+        CheckResult check = history.writeAndCheck(o, out);
         loop.printSummary(result, opts.describe());
         if (!o.quiet) {
             if (verdict == null) out.println("Final value               :        n/a      (op=put writes unique values and counts nothing)");
@@ -246,36 +231,13 @@ public final class CounterStress {
                         verdict.acknowledged() == 0 ? 0.0 : 100.0 * verdict.lost() / verdict.acknowledged(),
                         verdict.overcounted() > 0 ? String.format(Locale.ROOT, "; %,d counted beyond acknowledged + unconfirmed", verdict.overcounted()) : "");
             }
-            if (check != null) {
-                out.printf("History check (TCC)       : %s%n", check.summary());
-                check.anomalies().stream().limit(5).forEach(a -> out.println("  " + a));
-            }
+            HistoryRecorder.printCheck(check, out);
         }
         return new Outcome(result, verdict, check);
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.println(USAGE);
-            System.exit(0);
-        }
-        Options opts;
-        try {
-            opts = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("stress counter: " + (e instanceof NumberFormatException ? "bad number (" + e.getMessage() + ")" : e.getMessage()));
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
-        System.out.println("Running " + opts.describe());
-        try {
-            Outcome r = run(opts, System.out);
-            boolean broken = opts.op() == CounterOp.ADD && r.verdict() != null && !r.verdict().exact();
-            System.exit((r.check() != null && !r.check().ok()) || broken ? 1 : 0);
-        } catch (Exception e) {
-            System.err.println("stress counter: " + e);
-            System.exit(3);
-        }
+        TypedStressRun.main("stress counter", USAGE, args, CounterStress::parse, Options::describe, o -> run(o, System.out),
+                (o, r) -> (r.check() != null && !r.check().ok()) || (o.op() == CounterOp.ADD && r.verdict() != null && !r.verdict().exact()));
     }
 }

@@ -1,11 +1,14 @@
 package io.fastccs.tools.stress;
 
+import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
 import io.fastccs.check.Op;
 import io.fastccs.check.PlumeText;
+import io.fastccs.check.TccChecker;
 import io.fastccs.check.Txn;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,5 +89,25 @@ public final class HistoryRecorder {
 
     public void writeTo(Path file) throws IOException {
         PlumeText.write(build(), file);
+    }
+
+    /**
+     * The end of a recorded run: the history goes to {@code o.history} if given (said on {@code out} unless the run is
+     * quiet), and is checked if {@code o.check}. Returns the check, or null.
+     */
+    public CheckResult writeAndCheck(StressOptions o, PrintStream out) throws IOException {
+        if (o.history != null) {
+            writeTo(o.history);
+            if (!o.quiet) out.printf(java.util.Locale.ROOT, "History: %,d transactions written to %s (check: bin/fastccs check %s "
+                    + "--final-session 0)%n", size(), o.history, o.history);
+        }
+        return o.check ? TccChecker.check(build()) : null;
+    }
+
+    /** The summary line of a history check and its first anomalies, as every stress command prints them. */
+    public static void printCheck(CheckResult check, PrintStream out) {
+        if (check == null) return;
+        out.printf("History check (TCC)       : %s%n", check.summary());
+        check.anomalies().stream().limit(5).forEach(a -> out.println("  " + a));
     }
 }

@@ -2,8 +2,6 @@ package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.Op;
-import io.fastccs.check.PlumeText;
-import io.fastccs.check.TccChecker;
 import io.fastccs.workload.KeyDistribution;
 
 import java.io.PrintStream;
@@ -312,22 +310,13 @@ public final class RetwisStress {
                 setKind, typed, timelineAcked, null);
         long lostFollows = finalReads(last, history, names, FOLLOWERS, users.stream().mapToLong(Long::longValue).toArray(),
                 setKind, typed, followAcked, unfollowed);
-        CheckResult check = null;
-        if (o.history != null) {
-            PlumeText.write(history.build(), o.history);
-            if (!o.quiet) out.printf("History: %,d transactions written to %s (check: bin/fastccs check %s --final-session 0)%n",
-                    history.size(), o.history, o.history);
-        }
-        if (o.check) check = TccChecker.check(history.build());
+        CheckResult check = history.writeAndCheck(o, out);
         Outcome outcome = new Outcome(result, timelineAcked.count(), lostTimeline, followAcked.count(), lostFollows, check);
         loop.printSummary(result, opts.describe());
         if (!o.quiet) {
             out.printf(Locale.ROOT, "Lost timeline entries     : %,10d      (of %,d acknowledged)%n", lostTimeline, outcome.timelineAdds());
             out.printf(Locale.ROOT, "Lost follows              : %,10d      (of %,d acknowledged, never unfollowed)%n", lostFollows, outcome.follows());
-            if (check != null) {
-                out.printf("History check (TCC)       : %s%n", check.summary());
-                check.anomalies().stream().limit(5).forEach(x -> out.println("  " + x));
-            }
+            HistoryRecorder.printCheck(check, out);
         }
         return outcome;
     }
@@ -393,14 +382,7 @@ public final class RetwisStress {
             long[] part = Arrays.copyOfRange(users, from, Math.min(users.length, from + 64));
             List<String> keys = new ArrayList<>();
             for (long u : part) keys.add(base == TIMELINE ? names.timeline(u) : names.followers(u));
-            List<Object> values = null;
-            for (int attempt = 1; values == null; attempt++) {
-                try {
-                    values = last.read(keys, kind);
-                } catch (Exception e) {
-                    if (attempt >= 5) throw e;
-                }
-            }
+            List<Object> values = StressRun.finalRead(() -> last.read(keys, kind));
             List<Op> ops = new ArrayList<>();
             for (int i = 0; i < part.length; i++) {
                 List<String> set = setOf(values.get(i), typed);
@@ -418,27 +400,7 @@ public final class RetwisStress {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
-            System.out.println(USAGE);
-            System.exit(0);
-        }
-        Options opts;
-        try {
-            opts = parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("stress retwis: " + (e instanceof NumberFormatException ? "bad number (" + e.getMessage() + ")" : e.getMessage()));
-            System.err.println(USAGE);
-            System.exit(2);
-            return;
-        }
-        System.out.println("Running " + opts.describe());
-        try {
-            Outcome r = run(opts, System.out);
-            boolean broken = opts.typed() && (r.lostTimeline() > 0 || r.lostFollows() > 0);
-            System.exit((r.check() != null && !r.check().ok()) || broken ? 1 : 0);
-        } catch (Exception e) {
-            System.err.println("stress retwis: " + e);
-            System.exit(3);
-        }
+        TypedStressRun.main("stress retwis", USAGE, args, RetwisStress::parse, Options::describe, o -> run(o, System.out),
+                (o, r) -> (r.check() != null && !r.check().ok()) || (o.typed() && (r.lostTimeline() > 0 || r.lostFollows() > 0)));
     }
 }

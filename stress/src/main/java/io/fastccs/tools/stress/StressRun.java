@@ -1,9 +1,13 @@
 package io.fastccs.tools.stress;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeException;
+import dev.failsafe.RetryPolicy;
+import dev.failsafe.function.CheckedSupplier;
+
 import io.fastccs.tools.progress.Progress;
 
 import io.fastccs.check.CheckResult;
-import io.fastccs.check.TccChecker;
 import io.fastccs.workload.Staleness;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -109,8 +113,7 @@ public final class StressRun {
         }
         Histogram allReads = new Histogram(MAX_LATENCY_US, 3), allWrites = new Histogram(MAX_LATENCY_US, 3);
         Histogram intervalRead = null, intervalWrite = null;
-        if (!o.quiet) out.printf("%-6s %10s %9s %8s %8s %8s %8s %8s %8s %8s %7s%n", "type", "total ops", "op/s", "mean", "med",
-                ".95", ".99", ".999", "max", "time", "errors");
+        if (!o.quiet) StressRun.printIntervalHeader(out);
         long interval = o.logInterval.toNanos(), end = o.n > 0 ? Long.MAX_VALUE : measureStart + o.duration.toNanos();
         long last = measureStart, lastOps = 0, lastErrors = 0, lastQuiet = measureStart;
         for (int i = 1; ; i++) {
@@ -133,10 +136,8 @@ public final class StressRun {
             Histogram both = intervalRead.copy();
             both.add(intervalWrite);
             long ops = reads.get() - r0 + writes.get() - w0, errs = readErrors.get() - re0 + writeErrors.get() - we0;
-            if (!o.quiet) out.printf(Locale.ROOT, "%-6s %10d %9.0f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %7d%n", "total,", ops,
-                    (ops - lastOps) / ((now - last) / 1e9), ms(both.getMean()), ms(both.getValueAtPercentile(50)),
-                    ms(both.getValueAtPercentile(95)), ms(both.getValueAtPercentile(99)), ms(both.getValueAtPercentile(99.9)),
-                    ms(both.getMaxValue()), (now - measureStart) / 1e9, errs - lastErrors);
+            if (!o.quiet) StressRun.printInterval(out, ops, (ops - lastOps) / ((now - last) / 1e9), both, (now - measureStart) / 1e9,
+                    errs - lastErrors);
             // Quiet runs (inside an experiment) still show they are alive: a short line every few seconds.
             if (o.quiet && !finished && now - lastQuiet >= QUIET_PROGRESS_NANOS) {
                 double elapsed = (now - measureStart) / 1e9;
@@ -159,16 +160,11 @@ public final class StressRun {
         CheckResult check = null;
         if (history.enabled()) {
             finalReads();
-            if (o.history != null) {
-                history.writeTo(o.history);
-                say("History: %,d transactions written to %s (check: bin/fastccs check %s --final-session 0)",
-                        history.size(), o.history, o.history);
-            }
-            if (o.check) check = TccChecker.check(history.build());
+            check = history.writeAndCheck(o, out);
         }
         StressResult result = new StressResult(backend.name(), seconds, nReads, nWrites,
-                readErrors.get() - re0 + writeErrors.get() - we0, (nReads + nWrites) / seconds, latency(all),
-                latency(allReads), latency(allWrites), secondRounds.get() - s0, rounds.get() - ro0, check, allReads, allWrites,
+                readErrors.get() - re0 + writeErrors.get() - we0, (nReads + nWrites) / seconds, StressResult.Latency.of(all),
+                StressResult.Latency.of(allReads), StressResult.Latency.of(allWrites), secondRounds.get() - s0, rounds.get() - ro0, check, allReads, allWrites,
                 staleness.summary());
         if (!o.quiet) printSummary(result, readErrors.get() - re0, writeErrors.get() - we0);
         return result;
@@ -253,6 +249,33 @@ public final class StressRun {
      */
     static final long QUIESCENCE_MILLIS = 1_000;
 
+    /** The head of the per-interval lines, in cassandra-stress's columns. */
+    static void printIntervalHeader(PrintStream out) {
+        out.printf("%-6s %10s %9s %8s %8s %8s %8s %8s %8s %8s %7s%n", "type", "total ops", "op/s", "mean", "med",
+                ".95", ".99", ".999", "max", "time", "errors");
+    }
+
+    /** One interval's line: operations so far, the interval's rate and latencies (microseconds), time, the interval's errors. */
+    static void printInterval(PrintStream out, long ops, double opRate, Histogram latencies, double seconds, long errors) {
+        out.printf(Locale.ROOT, "%-6s %10d %9.0f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %7d%n", "total,", ops, opRate,
+                StressResult.ms(latencies.getMean()), StressResult.ms(latencies.getValueAtPercentile(50)),
+                StressResult.ms(latencies.getValueAtPercentile(95)), StressResult.ms(latencies.getValueAtPercentile(99)),
+                StressResult.ms(latencies.getValueAtPercentile(99.9)), StressResult.ms(latencies.getMaxValue()), seconds, errors);
+    }
+
+    /** The final reads' attempts: a node may be slow to answer right after the load. */
+    private static final RetryPolicy<Object> FINAL_READ_RETRIES =
+            RetryPolicy.builder().handle(Exception.class).withMaxAttempts(5).build();
+
+    /** A final read of a run, tried up to five times; the last attempt's failure is thrown as it was. */
+    static <T> T finalRead(CheckedSupplier<T> read) throws Exception {
+        try {
+            return Failsafe.with(FINAL_READ_RETRIES).get(read);
+        } catch (FailsafeException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
     /** Reads every written key once more, in session 0, after the system settled, so the checker sees the final state. */
     private void finalReads() throws Exception {
         Thread.sleep(QUIESCENCE_MILLIS);
@@ -261,25 +284,8 @@ public final class StressRun {
         for (int i = 0; i < written.size(); i += 64) {
             List<Long> part = written.subList(i, Math.min(written.size(), i + 64));
             long[] keys = part.stream().mapToLong(Long::longValue).toArray();
-            long[] values = null;
-            for (int attempt = 1; values == null; attempt++) {
-                try {
-                    values = last.read(keys);
-                } catch (Exception e) {
-                    if (attempt >= 5) throw e;
-                }
-            }
-            history.read(HistoryRecorder.FINAL_SESSION, keys, values);
+            history.read(HistoryRecorder.FINAL_SESSION, keys, finalRead(() -> last.read(keys)));
         }
-    }
-
-    private static StressResult.Latency latency(Histogram h) {
-        return new StressResult.Latency(ms(h.getMean()), ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(95)),
-                ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)), ms(h.getMaxValue()));
-    }
-
-    private static double ms(double micros) {
-        return micros / 1000.0;
     }
 
     private void say(String format, Object... args) {
@@ -306,13 +312,15 @@ public final class StressRun {
         Staleness.Summary stale = r.staleReads();
         out.printf(Locale.ROOT, "Stale key reads           : %10.3f %%    (%,d of %,d; mean %.1f ms, p99 %.1f ms, max %.1f ms behind a newer acknowledged write)%n",
                 100 * stale.staleShare(), stale.staleKeyReads(), stale.keyReads(), stale.meanMs(), stale.p99Ms(), stale.maxMs());
-        if (r.check() != null) {
-            out.printf("History check (TCC)       : %s%n", r.check().summary());
-            r.check().anomalies().stream().limit(5).forEach(a -> out.println("  " + a));
-        }
+        HistoryRecorder.printCheck(r.check(), out);
     }
 
     private void row(String name, double all, double read, double write) {
+        printLatencyRow(out, name, all, read, write);
+    }
+
+    /** A summary line of latencies: all operations, reads, writes. */
+    static void printLatencyRow(PrintStream out, String name, double all, double read, double write) {
         out.printf(Locale.ROOT, "%-26s: %10.2f ms  [READ: %.2f ms, WRITE: %.2f ms]%n", name, all, read, write);
     }
 }

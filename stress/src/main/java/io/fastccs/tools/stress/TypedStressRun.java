@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -36,6 +37,41 @@ public final class TypedStressRun {
                          long secondRoundReads, long readsWithRounds) {
         public double secondRoundShare() {
             return readsWithRounds == 0 ? 0 : (double) secondRoundReads / readsWithRounds;
+        }
+    }
+
+    /** A typed workload command's run: the outcome of its parsed options. */
+    public interface Run<O, R> {
+        R run(O options) throws Exception;
+    }
+
+    /**
+     * The entry point the typed workload commands share: {@code --help} prints {@code usage}; bad arguments exit 2 with
+     * the reason and the usage; a run that fails exits 3; one whose outcome {@code failed} says is wrong (lost or doubled
+     * updates, anomalies in the history) exits 1.
+     */
+    public static <O, R> void main(String command, String usage, String[] args, Function<String[], O> parse,
+                                   Function<O, String> describe, Run<O, R> run, BiPredicate<O, R> failed) {
+        if (args.length > 0 && (args[0].equals("-h") || args[0].equals("--help"))) {
+            System.out.println(usage);
+            System.exit(0);
+        }
+        O opts;
+        try {
+            opts = parse.apply(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(command + ": " + (e instanceof NumberFormatException ? "bad number (" + e.getMessage() + ")" : e.getMessage()));
+            System.err.println(usage);
+            System.exit(2);
+            return;
+        }
+        System.out.println("Running " + describe.apply(opts));
+        try {
+            R r = run.run(opts);
+            System.exit(failed.test(opts, r) ? 1 : 0);
+        } catch (Exception e) {
+            System.err.println(command + ": " + e);
+            System.exit(3);
         }
     }
 
@@ -79,8 +115,7 @@ public final class TypedStressRun {
         o.atMeasureStart.run();
         long measureStart = o.warmup.isZero() ? start : System.nanoTime();
         long end = o.n > 0 ? Long.MAX_VALUE : measureStart + o.duration.toNanos();
-        if (!o.quiet) out.printf("%-6s %10s %9s %8s %8s %8s %8s %8s %8s %8s %7s%n", "type", "total ops", "op/s", "mean", "med",
-                ".95", ".99", ".999", "max", "time", "errors");
+        if (!o.quiet) StressRun.printIntervalHeader(out);
         Histogram allReads = new Histogram(MAX_LATENCY_US, 3), allWrites = new Histogram(MAX_LATENCY_US, 3), ir = null, iw = null;
         long interval = o.logInterval.toNanos(), last = measureStart, lastOps = 0, lastErrors = 0, lastQuiet = measureStart;
         for (int i = 1; ; i++) {
@@ -98,10 +133,8 @@ public final class TypedStressRun {
             Histogram both = ir.copy();
             both.add(iw);
             long ops = reads.get() - r0 + writes.get() - w0, errs = errors.get() - e0;
-            if (!o.quiet) out.printf(Locale.ROOT, "%-6s %10d %9.0f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.1f %7d%n", "total,", ops,
-                    (ops - lastOps) / ((now - last) / 1e9), ms(both.getMean()), ms(both.getValueAtPercentile(50)),
-                    ms(both.getValueAtPercentile(95)), ms(both.getValueAtPercentile(99)), ms(both.getValueAtPercentile(99.9)),
-                    ms(both.getMaxValue()), (now - measureStart) / 1e9, errs - lastErrors);
+            if (!o.quiet) StressRun.printInterval(out, ops, (ops - lastOps) / ((now - last) / 1e9), both, (now - measureStart) / 1e9,
+                    errs - lastErrors);
             else if (!finished && now - lastQuiet >= TimeUnit.SECONDS.toNanos(5)) {
                 double elapsed = (now - measureStart) / 1e9;
                 out.printf(Locale.ROOT, "    %.0f s measured, %,.0f op/s so far, %d errors%n", elapsed, ops / Math.max(1e-9, elapsed), errs);
@@ -118,8 +151,8 @@ public final class TypedStressRun {
         long nr = reads.get() - r0, nw = writes.get() - w0;
         Histogram all = allReads.copy();
         all.add(allWrites);
-        return new Result(mode, seconds, nr, nw, errors.get() - e0, (nr + nw) / seconds, latency(all), latency(allReads),
-                latency(allWrites), secondRounds.get() - s0, roundedReads.get() - rr0);
+        return new Result(mode, seconds, nr, nw, errors.get() - e0, (nr + nw) / seconds, StressResult.Latency.of(all), StressResult.Latency.of(allReads),
+                StressResult.Latency.of(allWrites), secondRounds.get() - s0, roundedReads.get() - rr0);
     }
 
     private void work(Worker w, long seed) {
@@ -158,15 +191,6 @@ public final class TypedStressRun {
             Thread.sleep(Math.max(1, Math.min(20, (deadline - System.nanoTime()) / 1_000_000)));
     }
 
-    static StressResult.Latency latency(Histogram h) {
-        return new StressResult.Latency(ms(h.getMean()), ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(95)),
-                ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)), ms(h.getMaxValue()));
-    }
-
-    private static double ms(double micros) {
-        return micros / 1000.0;
-    }
-
     private void say(String format, Object... args) {
         if (!o.quiet) out.println(String.format(Locale.ROOT, format, args));
     }
@@ -178,10 +202,10 @@ public final class TypedStressRun {
         out.println("Results (" + describe + "):");
         out.printf(Locale.ROOT, "Op rate                   : %,10.0f op/s  [READ: %,.0f op/s, WRITE: %,.0f op/s]%n",
                 r.opRate(), r.reads() / r.seconds(), r.writes() / r.seconds());
-        out.printf(Locale.ROOT, "Latency mean              : %10.2f ms  [READ: %.2f ms, WRITE: %.2f ms]%n", r.all().mean(), r.read().mean(), r.write().mean());
-        out.printf(Locale.ROOT, "Latency median            : %10.2f ms  [READ: %.2f ms, WRITE: %.2f ms]%n", r.all().median(), r.read().median(), r.write().median());
-        out.printf(Locale.ROOT, "Latency 99th percentile   : %10.2f ms  [READ: %.2f ms, WRITE: %.2f ms]%n", r.all().p99(), r.read().p99(), r.write().p99());
-        out.printf(Locale.ROOT, "Latency max               : %10.2f ms  [READ: %.2f ms, WRITE: %.2f ms]%n", r.all().max(), r.read().max(), r.write().max());
+        StressRun.printLatencyRow(out, "Latency mean", r.all().mean(), r.read().mean(), r.write().mean());
+        StressRun.printLatencyRow(out, "Latency median", r.all().median(), r.read().median(), r.write().median());
+        StressRun.printLatencyRow(out, "Latency 99th percentile", r.all().p99(), r.read().p99(), r.write().p99());
+        StressRun.printLatencyRow(out, "Latency max", r.all().max(), r.read().max(), r.write().max());
         out.printf(Locale.ROOT, "Total errors              : %,10d%n", r.errors());
         out.printf(Locale.ROOT, "Second-round reads        : %10.3f %%    (%,d of %,d reads)%n", 100 * r.secondRoundShare(),
                 r.secondRoundReads(), r.readsWithRounds());

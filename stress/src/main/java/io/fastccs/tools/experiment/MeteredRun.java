@@ -4,15 +4,17 @@ import io.fastccs.tools.stress.StressCommand;
 import io.fastccs.tools.stress.StressOptions;
 import io.fastccs.tools.stress.StressResult;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One stress run of an experiment, with the nodes' and the client's CPU and the protocol's frames and bytes on the
  * nodes' FastCCS ports metered over its measured part (frames NaN for plain Cassandra and where the nodes cannot be
- * asked).
+ * asked). {@code nodeCpuByWorkPerOp} splits the nodes' CPU by what their threads do (NaN where /proc cannot tell).
  */
 record MeteredRun(StressResult result, double nodeCpuMicrosPerOp, double clientCpuMicrosPerOp, double loadAverage,
-                  double framesPerOp, double peerFramesPerOp, double bytesPerOp) {
+                  double framesPerOp, double peerFramesPerOp, double bytesPerOp, Map<CpuMeter.Work, Double> nodeCpuByWorkPerOp) {
     /** Runs {@code o}; null if it failed, which it prints: one failed run leaves a gap in the figure, not an end. */
     static MeteredRun of(StressOptions o, long[] nodePids, List<Integer> jmxPorts) {
         CpuMeter cpu = new CpuMeter(nodePids);
@@ -34,8 +36,10 @@ record MeteredRun(StressResult result, double nodeCpuMicrosPerOp, double clientC
                 return null;
             }
             long ops = Math.max(1, r.reads() + r.writes());
+            Map<CpuMeter.Work, Double> byWork = new EnumMap<>(CpuMeter.Work.class);
+            for (CpuMeter.Work w : CpuMeter.Work.values()) byWork.put(w, cpu.nodeMicros(w) / ops);
             return new MeteredRun(r, cpu.nodeMicros() / ops, cpu.clientMicros() / ops, cpu.loadAtStart(),
-                    traffic.framesPerOp(ops), traffic.peerFramesPerOp(ops), traffic.bytesPerOp(ops));
+                    traffic.framesPerOp(ops), traffic.peerFramesPerOp(ops), traffic.bytesPerOp(ops), byWork);
         }
     }
 }

@@ -33,8 +33,9 @@ TITLES = {
 def rows(path):
     with open(path, newline="") as f:
         data = list(csv.DictReader(f))
-    # Compatibility: a file without any cql row is from before session 14, where mode "eventual" meant plain Cassandra.
-    legacy = not any(r.get("mode", "").startswith("cql") for r in data)
+    # Compatibility: a file without any cql row is from before session 14, where mode "eventual" meant plain Cassandra;
+    # unless it has Eiger or Wren rows, which came with session 14 (a sweep of the protocols alone, cpu-by-work.csv).
+    legacy = not any(r.get("mode", "").startswith(("cql", "eiger", "wren")) for r in data)
     return [dict(r, mode=r["mode"].replace("eventual", "cql", 1)) if legacy and r.get("mode", "").startswith("eventual") else r for r in data]
 
 
@@ -396,6 +397,39 @@ def plot_bars(data, out_dir, setup, name, title, lost_column, lost_label):
     return finish(fig, f"{title} (labels: {lost_label})", setup, os.path.join(out_dir, name + ".png"), bottom=0.05)
 
 
+WORK = [("node_io_us_per_op", "nodes: Netty I/O", "tab:gray"), ("node_serve_us_per_op", "nodes: protocol / request threads", "tab:blue"),
+        ("node_storage_us_per_op", "nodes: storage", "tab:green"), ("node_jvm_us_per_op", "nodes: GC and JIT", "tab:olive"),
+        ("node_other_us_per_op", "nodes: other", "tab:cyan"), ("client_cpu_us_per_op", "client", "tab:pink")]
+
+
+def plot_cpu_by_work(data, out_dir, setup):
+    """CPU per transaction by what the threads do, a stacked bar per mode, a panel per write fraction (issue 13)."""
+    points = []
+    for r in data:
+        if r["value"] not in points:
+            points.append(r["value"])
+    fig, axes = plt.subplots(1, len(points), figsize=(4.2 * len(points), 4.6), squeeze=False)
+    for ax, p in zip(axes[0], points):
+        modes = [m for m in MODES if any(r["mode"] == m and r["value"] == p for r in data)]
+        for i, mode in enumerate(modes):
+            rs = [r for r in data if r["value"] == p and r["mode"] == mode]
+            bottom = 0.0
+            for column, label, color in WORK:
+                y = mean([_num(r, column) for r in rs])
+                ax.bar(i, y, bottom=bottom, color=color, label=label if i == 0 else None)
+                bottom += y
+            rate = mean([_num(r, "op_rate") for r in rs])
+            ax.annotate(f"{rate:,.0f}/s", (i, bottom), textcoords="offset points", xytext=(0, 3), ha="center", fontsize=8)
+        ax.set_xticks(range(len(modes)))
+        ax.set_xticklabels([MODES[m][0] for m in modes], rotation=20, ha="right", fontsize=8)
+        ax.set_title(f"write fraction {p}", fontsize=10)
+        ax.set_ylabel("CPU per transaction (us)")
+        ax.grid(alpha=0.3, axis="y")
+    axes[0][-1].legend(fontsize=7, loc="upper right")
+    return finish(fig, "Where the CPU goes: nodes by thread and client, per transaction (labels: throughput)", setup,
+                  os.path.join(out_dir, "cpu-by-work.png"), bottom=0.05)
+
+
 def retwis_lost_pct(data):
     """Retwis rows with the lost timeline entries as a share of the acknowledged ones."""
     out = []
@@ -435,6 +469,8 @@ def main():
     if os.path.exists(os.path.join(out_dir, "retwis.csv")):
         made.append(plot_bars(retwis_lost_pct(rows(os.path.join(out_dir, "retwis.csv"))), out_dir, setup, "retwis",
                               "Retwis, every mode (issue 15)", "lost_pct", "lost timeline entries"))
+    if os.path.exists(os.path.join(out_dir, "cpu-by-work.csv")):
+        made.append(plot_cpu_by_work(rows(os.path.join(out_dir, "cpu-by-work.csv")), out_dir, setup))
     summary = summary_tables(out_dir)
     if summary:
         made.append(summary)

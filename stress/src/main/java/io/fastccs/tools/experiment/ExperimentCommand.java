@@ -298,9 +298,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             csv.println(CSV_HEADER);
             for (String value : values) {
                 for (int rep = 1; rep <= run.reps; rep++) {
-                    List<StressOptions.Mode> order = new ArrayList<>(e.modes());
-                    if (rep % 2 == 0) java.util.Collections.reverse(order);
-                    for (StressOptions.Mode mode : order) {
+                    for (StressOptions.Mode mode : RunTable.orderOf(e.modes(), rep)) {
                         StressOptions o = StressOptions.parse(arguments(e, value, mode, ports, hosts));
                         o.quiet = true;
                         runsDone++;

@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -125,9 +124,7 @@ public final class ReplicationExperiment implements Callable<Integer> {
 
     /** The arms in the order they run in repetition {@code rep} (from 1): reversed on even repetitions. */
     static List<Arm> order(int rep) {
-        List<Arm> order = new ArrayList<>(ARMS);
-        if (rep % 2 == 0) Collections.reverse(order);
-        return order;
+        return RunTable.orderOf(ARMS, rep);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -35,10 +36,13 @@ final class RunTable implements AutoCloseable {
         csv.println(csvHeader);
     }
 
-    /** The order of the modes or points in repetition {@code rep}: as given, reversed every other repetition. */
+    /**
+     * The order of the modes, points or arms in repetition {@code rep} (from 1): as given, reversed every other
+     * repetition, so drift does not favour one. Every experiment runs in this order.
+     */
     static <T> List<T> orderOf(List<T> items, int rep) {
         List<T> order = new ArrayList<>(items);
-        if (rep % 2 == 0) java.util.Collections.reverse(order);
+        if (rep % 2 == 0) Collections.reverse(order);
         return order;
     }
 

@@ -13,7 +13,7 @@ import io.fastccs.testkit.RawClient;
 import io.fastccs.tools.nemesis.NemesisCommand;
 import io.fastccs.tools.nemesis.NemesisRun;
 import io.fastccs.tools.nemesis.NodeClockOffsets;
-import io.fastccs.tools.nemesis.RaftPortFirewall;
+import io.fastccs.tools.nemesis.RaftCutOffs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The leader-specific faults on three real nodes at replication factor 3 (subnet 64), under a checked workload: a
- * group's leader cut off from its followers on the Raft port (iptables) while clients still reach it, and node clocks
+ * group's leader cut off from its followers on the consensus port (the nodes' test-only cut-off, over JMX) while
+ * clients still reach it, and node clocks
  * stepped forwards and back by seconds over JMX. The cut-off leader must stop answering once its lease ran out,
  * another member must be elected and take writes, the two must never answer at once, and the history must stay
  * TCC-clean with no acknowledged write lost. Then one nemesis seed with every fault kind. Timings are printed.
@@ -53,7 +54,7 @@ class LeaderFaultsIT {
     @BeforeAll
     static void startCluster() throws Exception {
         cluster = SubnetCluster.start("leader-faults", SUBNET, NODES,
-                Map.of("replication_factor", "3", NodeClockOffsets.SETTING, "0ms"));
+                Map.of("replication_factor", "3", NodeClockOffsets.SETTING, "0ms", RaftCutOffs.SETTING, "none"));
     }
 
     @AfterAll
@@ -90,7 +91,7 @@ class LeaderFaultsIT {
                 .filter(k -> cluster.view().ownerOf(k) == partition).findFirst().orElseThrow();
         NodeClockOffsets clocks = new NodeClockOffsets(cluster.view().ports());
         try (FastCcsClient first = newClient(); FastCcsClient second = newClient();
-             RaftPortFirewall firewall = new RaftPortFirewall(cluster.view().ports(), NemesisRun.raftPort(cluster.local()), TestCluster::log)) {
+             RaftCutOffs cutOffs = new RaftCutOffs(cluster.view().ports(), TestCluster::log)) {
             long seed = Long.getLong("fastccs.it.seed", ThreadLocalRandom.current().nextLong());
             log("workload seed " + seed + " (-Dfastccs.it.seed=" + seed + ")");
             CheckedWorkload workload = new CheckedWorkload(cluster.view(), List.of(first, second), "lf:", 8, 300, 4, 0.3, seed);
@@ -106,7 +107,6 @@ class LeaderFaultsIT {
                         if (ownerOfKey[(int) k] == partition) firstWriteOnPartition.compareAndSet(0, System.nanoTime());
                 }
             });
-            firewall.removeLeftovers();
             workload.start();
             Thread.sleep(8_000);
 
@@ -123,11 +123,11 @@ class LeaderFaultsIT {
             assertThat(before).as("the leader, node %d, answers before the cut", cutNode).isEqualTo("READ");
 
             long cutRequested = System.nanoTime();
-            firewall.cutOff(cutNode, cluster.local().pid(cutNode), followers);
-            long cut = System.nanoTime(); // the rules go in at once, at the end of the call
+            cutOffs.cutOff(cutNode, followers);
+            long cut = System.nanoTime(); // the cut-off node is told last: from here on nothing passes either way
             watchFrom.set(cut);
-            log(String.format("node %d (leader of partition %d) cut off on the Raft port (rules in place %.0f ms after the request)",
-                    cutNode, partition, (cut - cutRequested) / 1e6));
+            log(String.format("node %d (leader of partition %d) cut off on the consensus port (in place %.0f ms after the "
+                    + "request; it reports %s)", cutNode, partition, (cut - cutRequested) / 1e6, cutOffs.cutOffAt(cutNode)));
             long lastAnswered = cut, stoppedAnswering = 0, elected = 0;
             int newLeader = -1;
             List<String> answersAfterElection = new ArrayList<>();
@@ -153,7 +153,7 @@ class LeaderFaultsIT {
                 Thread.sleep(100);
             }
             long failover = firstWriteOnPartition.get();
-            firewall.heal();
+            cutOffs.heal();
             long healed = System.nanoTime();
             log("healed " + String.format("%.1f s", (healed - cut) / 1e9) + " after the cut");
             log(String.format("cut-off leader: last read answered %.2f s after the cut; a new leader known at %.2f s; "
@@ -212,7 +212,7 @@ class LeaderFaultsIT {
         Duration duration = Duration.ofSeconds(Long.getLong("fastccs.it.nemesisSeconds", 60));
         log("nemesis seed " + seed + " at replication factor 3 (bin/fastccs nemesis --rf 3 --seed " + seed + ")");
         NemesisRun run = new NemesisRun(cluster.local(), cluster.view(), TestCluster::log);
-        assertThat(run.applicableFaults()).as("every fault but the opt-in wipe applies at replication factor 3 with iptables and the clock control")
+        assertThat(run.applicableFaults()).as("every fault but the opt-in wipe applies at replication factor 3 with the cut-off and clock controls")
                 .isEqualTo(EnumSet.complementOf(EnumSet.of(NemesisRun.Fault.WIPE_REPLACE)));
         NemesisRun.Result r = run.run(NemesisRun.Config.defaults(seed, duration).withThreads(6).withKeys(150));
         NemesisCommand.print(r);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -28,12 +29,14 @@ import java.util.regex.Pattern;
  *                           all; 0 never hands over so
  * @param tls                null for plaintext; else mutual TLS on the consensus port: a member presents its key and
  *                           accepts only peers whose certificate the trust manager trusts (the ring's)
+ * @param linkFaults         test only: the members this one's consensus traffic is cut off from; {@link LinkFaults#none()}
+ *                           otherwise
  */
 public record ReplicaSettings(Duration electionTimeoutMin, Duration electionTimeoutMax, Duration requestTimeout,
-                              long snapshotEvery, long stepDownBacklog, Tls tls) {
+                              long snapshotEvery, long stepDownBacklog, Tls tls, LinkFaults linkFaults) {
     /** 1 to 2 s elections: a loaded 2-core machine must not depose healthy leaders on a GC pause. */
     public static final ReplicaSettings DEFAULT = new ReplicaSettings(Duration.ofSeconds(1), Duration.ofSeconds(2),
-            Duration.ofSeconds(10), 100_000, 1_000, null);
+            Duration.ofSeconds(10), 100_000, 1_000, null, LinkFaults.none());
 
     /** The node's identity and the certificates it trusts, as Cassandra's internode encryption has them. */
     public record Tls(KeyManager keyManager, TrustManager trustManager) {
@@ -109,21 +112,26 @@ public record ReplicaSettings(Duration electionTimeoutMin, Duration electionTime
             throw new IllegalArgumentException("the election timeout range " + electionTimeoutMin + ".." + electionTimeoutMax + " is not a range");
         if (snapshotEvery < 1) throw new IllegalArgumentException("snapshotEvery must be >= 1");
         if (stepDownBacklog < 0) throw new IllegalArgumentException("stepDownBacklog must be >= 0");
+        Objects.requireNonNull(linkFaults, "linkFaults");
     }
 
     public ReplicaSettings withSnapshotEvery(long entries) {
-        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, entries, stepDownBacklog, tls);
+        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, entries, stepDownBacklog, tls, linkFaults);
     }
 
     public ReplicaSettings withElectionTimeout(Duration min, Duration max) {
-        return new ReplicaSettings(min, max, requestTimeout, snapshotEvery, stepDownBacklog, tls);
+        return new ReplicaSettings(min, max, requestTimeout, snapshotEvery, stepDownBacklog, tls, linkFaults);
     }
 
     public ReplicaSettings withTls(Tls on) {
-        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, stepDownBacklog, on);
+        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, stepDownBacklog, on, linkFaults);
+    }
+
+    public ReplicaSettings withLinkFaults(LinkFaults faults) {
+        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, stepDownBacklog, tls, faults);
     }
 
     public ReplicaSettings withStepDownBacklog(long entries) {
-        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, entries, tls);
+        return new ReplicaSettings(electionTimeoutMin, electionTimeoutMax, requestTimeout, snapshotEvery, entries, tls, linkFaults);
     }
 }

@@ -37,7 +37,12 @@ class BesideCassandraTest {
         assertThat(io.netty.util.Version.identify().get("netty-common").artifactVersion())
                 .as("Cassandra's Netty is still the one io.netty names").isEqualTo("4.1.130.Final");
         // Both native epoll libraries load in one JVM: Ratis's is renamed (liborg_apache_ratis_thirdparty_netty_...).
-        assumeTrue(epollAvailable(epoll), "Cassandra's native epoll loads on this machine");
+        // Skipped where Cassandra's own epoll cannot load (not Linux x86_64 or aarch64), but never in CI, whose machines
+        // are the ones we deploy on: there a skip would hide a broken check.
+        if ("true".equals(System.getenv("CI")))
+            assertThat(epollAvailable(epoll)).as("Cassandra's native epoll loads on this CI machine").isTrue();
+        else
+            assumeTrue(epollAvailable(epoll), "Cassandra's native epoll loads on this machine");
         assertThat(epollAvailable(Class.forName("org.apache.ratis.thirdparty.io.netty.channel.epoll.Epoll")))
                 .as("Ratis's native epoll loads beside Cassandra's").isTrue();
     }

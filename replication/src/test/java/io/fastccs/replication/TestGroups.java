@@ -29,6 +29,8 @@ final class TestGroups implements AutoCloseable {
     final ReplicaServer[] servers;
     /** [node][range] */
     final RecordingApplier[][] appliers;
+    /** Each node's own link faults, kept across its restarts, when the settings make them controllable. */
+    final LinkFaults[] linkFaults;
 
     /**
      * {@code nodeCount} nodes; {@code groupCount} groups each over all nodes, group g preferring node g (by priority).
@@ -50,6 +52,9 @@ final class TestGroups implements AutoCloseable {
         }
         servers = new ReplicaServer[nodeCount];
         appliers = new RecordingApplier[nodeCount][groupCount];
+        linkFaults = new LinkFaults[nodeCount];
+        for (int k = 0; k < nodeCount; k++)
+            linkFaults[k] = settings.linkFaults().isControllable() ? LinkFaults.controllable() : LinkFaults.none();
         for (int k = 0; k < nodeCount; k++) start(k);
     }
 
@@ -59,7 +64,7 @@ final class TestGroups implements AutoCloseable {
             appliers[k][g.range()] = new RecordingApplier();
             mine.put(g, appliers[k][g.range()]);
         }
-        servers[k] = ReplicaServer.start(nodes.get(k), root.resolve("node" + (k + 1)), settings, mine);
+        servers[k] = ReplicaServer.start(nodes.get(k), root.resolve("node" + (k + 1)), settings.withLinkFaults(linkFaults[k]), mine);
     }
 
     /**
@@ -117,6 +122,21 @@ final class TestGroups implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Cuts node {@code k}'s consensus traffic off from every other node, both ways; {@link #heal()} undoes it. */
+    void cutOff(int k) {
+        List<String> others = new ArrayList<>();
+        for (int j = 0; j < nodes.size(); j++) {
+            if (j == k) continue;
+            others.add(nodes.get(j).host());
+            linkFaults[j].cutOff(List.of(nodes.get(k).host()));
+        }
+        linkFaults[k].cutOff(others);
+    }
+
+    void heal() {
+        for (LinkFaults f : linkFaults) f.cutOff(List.of());
     }
 
     /** The index of the node leading {@code range} (ready), waiting up to {@code timeout}. */

@@ -36,8 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
                 + "with a recorded history while a schedule drawn from each seed SIGKILLs and restarts a node, "
                 + "SIGSTOPs one for a few seconds, kills clients in the middle of a write (request sent to some "
                 + "participants only) and restarts every node at once, steps a node's clock forwards or back by up "
-                + "to 3 s, and (--rf 3) cuts a group's leader off from its followers on the Raft port with "
-                + "iptables (root); then heals, settles every unknown outcome, reads every key and checks the "
+                + "to 3 s, and (--rf 3) cuts a group's leader off from its followers on the consensus port (a "
+                + "test-only switch in the nodes' transport, set over JMX); then heals, settles every unknown outcome, reads every key and checks the "
                 + "history (TCC, atomic visibility, no lost acknowledged write, no value never committed, "
                 + "convergence).",
                 "One CSV row per seed. --waiting-bound runs the bounded-waiting experiment instead; "
@@ -162,6 +162,7 @@ public final class NemesisCommand implements Callable<Integer> {
             cluster.start(StartOptions.nodes(nodes).onSubnet(subnet).withTimeout(Duration.ofMinutes(10))
                     .withNodeSettings(java.util.Map.of("replication_factor", Integer.toString(rf),
                             NodeClockOffsets.SETTING, "0ms", // opens the test-only clock control (CLOCK_OFFSET)
+                            RaftCutOffs.SETTING, "none", // opens the test-only consensus cut-off (LEADER_CUT_OFF)
                             // A tenth of the default, so that the kills' restarts replay through the flushed-entries
                             // marker many times a run, not once in a while.
                             "raft_flush_interval", "2000")));

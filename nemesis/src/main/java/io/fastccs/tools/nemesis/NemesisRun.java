@@ -37,8 +37,9 @@ public final class NemesisRun {
         /** SIGKILL every node, then start them all at once. */
         RESTART_ALL,
         /**
-         * Replicated partitions only: a group's leader cut off from the other nodes on the Raft port (iptables) for
-         * longer than the election timeout, while clients still reach it; its lease runs out and another member leads.
+         * Replicated partitions only: a group's leader cut off from the other nodes on the consensus port (the nodes'
+         * test-only cut-off, set over JMX) for longer than the election timeout, while clients still reach it; its
+         * lease runs out and another member leads.
          */
         LEADER_CUT_OFF,
         /** One node's FastCCS clock stepped forwards or back by up to a few seconds for a few seconds, then back. */
@@ -105,12 +106,10 @@ public final class NemesisRun {
             if (faults.remove(Fault.WIPE_REPLACE))
                 log.accept("fault WIPE_REPLACE skipped: replication factor 1, a wiped node's partition is lost by design");
         } else {
-            Optional<String> why = RaftPortFirewall.unusableReason();
+            Optional<String> why = new RaftCutOffs(cluster.ports(), log).unusableReason(1);
             if (why.isPresent()) {
                 faults.remove(Fault.LEADER_CUT_OFF);
                 log.accept("fault LEADER_CUT_OFF skipped: " + why.get());
-            } else {
-                new RaftPortFirewall(cluster.ports(), raftPort(cluster), log).removeLeftovers();
             }
         }
         Optional<String> clockWhy = clocks.unusableReason(1);
@@ -264,7 +263,7 @@ public final class NemesisRun {
         }
     }
 
-    /** Cuts the leader of {@code partition}'s group off from the others on the Raft port for longer than an election. */
+    /** Cuts the leader of {@code partition}'s group off from the others on the consensus port for longer than an election. */
     private void cutOffLeader(int partition, SplittableRandom random) {
         int preferred = view.nodeOfPartition(partition);
         int leader = view.leaderAsSeenBy(preferred, partition, Duration.ofSeconds(3));
@@ -273,16 +272,11 @@ public final class NemesisRun {
         List<Integer> others = new ArrayList<>();
         for (int k = 1; k <= view.nodes(); k++) if (k != leader) others.add(k);
         log.accept("fault: node " + leader + " (leading partition " + partition + ") cut off from nodes " + others
-                + " on the Raft port for " + cut + " ms");
-        try (RaftPortFirewall firewall = new RaftPortFirewall(view.ports(), raftPort(cluster), log)) {
-            firewall.cutOff(leader, cluster.pid(leader), others);
+                + " on the consensus port for " + cut + " ms");
+        try (RaftCutOffs cutOffs = new RaftCutOffs(view.ports(), log)) {
+            cutOffs.cutOff(leader, others);
             sleep(cut);
         }
-    }
-
-    /** The cluster's Raft port: its node setting, or the plugin's default. */
-    public static int raftPort(LocalCluster cluster) {
-        return Integer.parseInt(cluster.nodeSettings().getOrDefault("raft_port", "9143"));
     }
 
     /** Restarts any node that is not running (a fault that failed half-way). */

@@ -6,6 +6,7 @@ import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcTlsConfig;
+import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.TimeDuration;
 
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /** Our settings as Ratis properties, with the choices that are not settings (see docs/design.md). */
 final class RatisProperties {
@@ -64,6 +66,17 @@ final class RatisProperties {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, millis(settings.requestTimeout()));
         return p;
+    }
+
+    /**
+     * The server's parameters: those of {@link #parameters}, and with controllable link faults the filter that drops
+     * traffic with cut-off members ({@code server} gives the server once built, to look senders up in its groups).
+     */
+    static Parameters serverParameters(ReplicaSettings settings, Supplier<RaftServer> server) {
+        Parameters parameters = parameters(settings);
+        if (settings.linkFaults().isControllable())
+            GrpcConfigKeys.Server.setServicesCustomizer(parameters, new LinkFaultFilter(settings.linkFaults(), server));
+        return parameters;
     }
 
     /** Mutual TLS for the server, the clients and the admin calls when the settings ask for it; empty otherwise. */

@@ -34,6 +34,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /** {@link ReplicaServer} on one Ratis server with gRPC, hosting a group per replicated range. */
@@ -98,10 +99,11 @@ public final class RatisReplicaServer implements ReplicaServer {
         // reach this server and be taken as addressed to it (docs/design.md, pitfall 5).
         if (replacing)
             for (GroupSpec spec : groups.keySet()) removeReplaced(spec, self, replaced, settings);
+        AtomicReference<RaftServer> built = new AtomicReference<>();
         RaftServer server = RaftServer.newBuilder()
                 .setServerId(RaftPeerId.valueOf(self.nodeId()))
                 .setProperties(RatisProperties.of(self, storageDir, settings))
-                .setParameters(RatisProperties.parameters(settings))
+                .setParameters(RatisProperties.serverParameters(settings, built::get))
                 .setStateMachineRegistry(gid -> {
                     StateMachine m = machines.get(gid);
                     if (m == null) throw new IllegalStateException("node " + self.nodeId() + " holds " + gid
@@ -109,6 +111,7 @@ public final class RatisReplicaServer implements ReplicaServer {
                     return m;
                 })
                 .build();
+        built.set(server);
         RatisReplicaServer replicas = new RatisReplicaServer(server, self, machines, settings);
         try {
             server.start();

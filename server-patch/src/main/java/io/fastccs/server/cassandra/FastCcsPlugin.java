@@ -1,6 +1,7 @@
 package io.fastccs.server.cassandra;
 
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.replication.LinkFaults;
 import io.fastccs.replication.ReplicaSettings;
 import io.fastccs.server.groups.ConsensusStart;
 import io.fastccs.server.groups.GroupLayout;
@@ -112,7 +113,9 @@ public final class FastCcsPlugin {
                         .withLoaderThreads(settings.cacheLoaderThreads()).withClock(clock), log, appliedTimestamp);
         groups = PartitionGroups.start(nodeSettings,
                 new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort(), ring.leaderGossip()),
-                storage, ReplicaSettings.DEFAULT.withTls(consensusTls).withSnapshotEvery(settings.raftSnapshotInterval()),
+                storage, ReplicaSettings.DEFAULT.withTls(consensusTls).withSnapshotEvery(settings.raftSnapshotInterval())
+                        .withLinkFaults(settings.testRaftCutOffControl() ? TestRaftCutOff.register(settings.testRaftCutOff())
+                                : LinkFaults.none()),
                 stores, clock, security, facts, dataDir, settings.raftFlushInterval());
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "

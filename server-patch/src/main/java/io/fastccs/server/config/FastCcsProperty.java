@@ -62,6 +62,12 @@ public enum FastCcsProperty {
      */
     TEST_CLOCK_OFFSET("test_clock_offset", "0ms"),
     /**
+     * Test only: the nodes (listen addresses, comma-separated, or {@code none}) this node's consensus traffic is cut off
+     * from, both ways, while every other port stays open; when given at all, opens the JMX control that changes it
+     * while the node runs (the nemesis's leader cut-off). Never set it in production.
+     */
+    TEST_RAFT_CUT_OFF("test_raft_cut_off", "none"),
+    /**
      * A group member snapshots its tables after this many log entries and drops the log before; a member that falls
      * further behind, or replaces a wiped one, is caught up by the snapshot.
      */

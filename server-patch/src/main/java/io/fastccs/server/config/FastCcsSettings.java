@@ -51,6 +51,7 @@ public record FastCcsSettings(
         int raftPort,
         String raftDirectory,
         long testClockOffsetMicros,
+        Set<String> testRaftCutOff,
         int raftSnapshotInterval,
         int raftFlushInterval,
         Set<Protocol> protocols,
@@ -124,6 +125,8 @@ public record FastCcsSettings(
                 p.integer(FastCcsProperty.RAFT_PORT, 1, 65535),
                 given.get(FastCcsProperty.RAFT_DIRECTORY),
                 p.signedMicros(FastCcsProperty.TEST_CLOCK_OFFSET),
+                parseHosts(FastCcsProperty.TEST_RAFT_CUT_OFF.key, given.getOrDefault(FastCcsProperty.TEST_RAFT_CUT_OFF,
+                        FastCcsProperty.TEST_RAFT_CUT_OFF.defaultValue)),
                 p.integer(FastCcsProperty.RAFT_SNAPSHOT_INTERVAL, 1, Integer.MAX_VALUE),
                 p.integer(FastCcsProperty.RAFT_FLUSH_INTERVAL, 1, Integer.MAX_VALUE),
                 protocols,
@@ -133,6 +136,31 @@ public record FastCcsSettings(
     /** Whether {@code test_clock_offset} was given (the test-only clock control is then open over JMX). */
     public boolean testClockControl() {
         return given.containsKey(FastCcsProperty.TEST_CLOCK_OFFSET);
+    }
+
+    /** Whether {@code test_raft_cut_off} was given (the test-only consensus cut-off is then open over JMX). */
+    public boolean testRaftCutOffControl() {
+        return given.containsKey(FastCcsProperty.TEST_RAFT_CUT_OFF);
+    }
+
+    /**
+     * Node addresses, comma-separated, or {@code none} for none: the form of {@code test_raft_cut_off}, also when
+     * changed over JMX.
+     *
+     * @throws IllegalArgumentException naming {@code key}, for an entry that is not an IP address
+     */
+    public static Set<String> parseHosts(String key, String text) {
+        String t = text == null ? "" : text.trim();
+        if (t.isEmpty() || t.equalsIgnoreCase("none")) return Set.of();
+        Set<String> hosts = new java.util.LinkedHashSet<>();
+        for (String part : t.split(",")) {
+            String host = part.trim();
+            if (!host.matches("\\d{1,3}(\\.\\d{1,3}){3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*"))
+                throw new IllegalArgumentException("FastCCS setting " + key + ": '" + host + "' is not a node's IP address "
+                        + "(give addresses separated by commas, or none)");
+            hosts.add(host);
+        }
+        return Collections.unmodifiableSet(hosts);
     }
 
     /** The largest test clock offset accepted either way: beyond it a typo rather than a test is likely. */

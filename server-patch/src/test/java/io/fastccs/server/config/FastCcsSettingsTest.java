@@ -95,6 +95,20 @@ class FastCcsSettingsTest {
     }
 
     @Test
+    void theTestRaftCutOffIsAListOfAddressesAndOpensItsControlOnlyWhenGiven() {
+        assertThat(FastCcsSettings.defaults().testRaftCutOff()).isEmpty();
+        assertThat(FastCcsSettings.defaults().testRaftCutOffControl()).isFalse();
+        FastCcsSettings none = FastCcsSettings.of(Map.of("test_raft_cut_off", "none"));
+        assertThat(none.testRaftCutOff()).isEmpty();
+        assertThat(none.testRaftCutOffControl()).as("given, even as none: the nemesis cuts later").isTrue();
+        assertThat(FastCcsSettings.of(Map.of("test_raft_cut_off", "127.0.64.2, 127.0.64.3")).testRaftCutOff())
+                .containsExactly("127.0.64.2", "127.0.64.3");
+        for (String bad : List.of("node2", "127.0.0.1;127.0.0.2", "127.0.0", "127.0.0.1,,127.0.0.2"))
+            assertThatThrownBy(() -> FastCcsSettings.of(Map.of("test_raft_cut_off", bad)))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("test_raft_cut_off");
+    }
+
+    @Test
     void badValuesNameTheirKey() {
         assertThatThrownBy(() -> FastCcsSettings.of(Map.of("transaction_timeout", "2 seconds")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("transaction_timeout");

@@ -15,9 +15,12 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The README's "Using the Java client" program compiles (it is {@link ReadmeExample}), runs, and is the same text. */
+/**
+ * The program of docs/java-client.md, "A complete program", compiles (it is {@link ReadmeExample}), runs, and is the
+ * same text.
+ */
 class ReadmeExampleTest {
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path PAGE = Path.of("..", "docs", "java-client.md");
     private static final Path SOURCE = Path.of("src/test/java/io/fastccs/tools/cli/ReadmeExample.java");
 
     @Test
@@ -71,13 +74,13 @@ class ReadmeExampleTest {
     }
 
     @Test
-    void theReadmeShowsExactlyThisProgram() throws IOException {
-        String readme = Files.readString(README);
-        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(readme);
+    void theJavaClientPageShowsExactlyThisProgram() throws IOException {
+        String page = Files.readString(PAGE);
+        Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(page);
         String shown = null;
         while (block.find())
             if (block.group(1).contains("public class ReadmeExample")) shown = block.group(1);
-        assertThat(shown).as("a ```java block with ReadmeExample in " + README.toAbsolutePath()).isNotNull();
+        assertThat(shown).as("a ```java block with ReadmeExample in " + PAGE.toAbsolutePath()).isNotNull();
         String source = Files.readString(SOURCE).replaceFirst("^package [^;]+;\n\n", "");
         assertThat(shown).isEqualTo(source);
     }

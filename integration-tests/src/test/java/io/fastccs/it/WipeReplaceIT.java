@@ -26,13 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A node whose disk was wiped comes back as a replacement of itself (docs/design.md, pitfall 5), on three real nodes
- * at replication factor 3 (subnet 62), under a checked workload: first a node that lost only its consensus storage
- * is refused (under its old id it would vote with a forgotten term and log); then the node is wiped and replaced
- * (Cassandra's replace_address_first_boot at its own address), rejoins its groups under a new member id, is caught
- * up by snapshots and leads its own range again; then another node is killed, so every group needs the replacement's
- * copy, and the workload goes on. The history must be TCC-clean, no acknowledged write lost, every written key
- * readable; finally the replacement restarts as a plain member under its new id.
+ * A node whose disk was wiped comes back as a replacement of itself (docs/design/replication-replacement.md, "A replica
+ * whose disk was wiped"), on three real nodes at replication factor 3 (subnet 62), under a checked workload: first a
+ * node that lost only its consensus storage is refused (under its old id it would vote with a forgotten term and log);
+ * then the node is wiped and replaced (Cassandra's replace_address_first_boot at its own address), rejoins its groups
+ * under a new member id, is caught up by snapshots and leads its own range again; then another node is killed, so every
+ * group needs the replacement's copy, and the workload goes on. The history must be TCC-clean, no acknowledged write
+ * lost, every written key readable; finally the replacement restarts as a plain member under its new id.
  */
 class WipeReplaceIT {
     private static final int SUBNET = 62;

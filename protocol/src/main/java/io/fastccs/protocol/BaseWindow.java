@@ -14,7 +14,7 @@ import java.util.Iterator;
 
 /**
  * The stable bases one partition knows: the vectors of settled prefixes partition 0 sent down the stabilization tree,
- * one per epoch, for the last {@link #KEPT} epochs (docs/design.md, "Clocks relative to a stable base"). Kept as the
+ * one per epoch, for the last {@link #KEPT} epochs (docs/design/stable-bases.md, "Stable bases"). Kept as the
  * newest vector and, per epoch, the entries that rose with it and their values before, so older ones are rebuilt on
  * demand. Epoch 0 is the zero vector, always known.
  */

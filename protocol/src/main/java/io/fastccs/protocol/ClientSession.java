@@ -36,7 +36,7 @@ public final class ClientSession {
     private VectorClock clock;
     private long time;
     private Set<Bug> bugs = Set.of();
-    // What requests name of the clock (docs/design.md, "Clocks relative to a stable base"): the stable base of
+    // What requests name of the clock (docs/design/stable-bases.md, "Requests"): the stable base of
     // baseEpoch (0: zeros) raised by the entries in explicit, which holds every entry of the clock above that base.
     private long baseEpoch;
     private final BitSet explicit = new BitSet();

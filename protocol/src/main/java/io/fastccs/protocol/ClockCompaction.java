@@ -24,10 +24,10 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * The wire forms of FastCCS's client messages and back (docs/design.md, "Clocks relative to a stable base"): a
- * request's clock relative to a stable base the client names; a reply's clocks as differences from the request's clock,
- * the maximum commit clock and the waiting versions' commit clocks first raised to it. Pure functions; the partition
- * holds the bases, the client session what it names.
+ * The wire forms of FastCCS's client messages and back (docs/design/stable-bases.md, "Clocks relative to a stable
+ * base"): a request's clock relative to a stable base the client names; a reply's clocks as differences from the
+ * request's clock, the maximum commit clock and the waiting versions' commit clocks first raised to it. Pure functions;
+ * the partition holds the bases, the client session what it names.
  */
 public final class ClockCompaction {
     private ClockCompaction() {
@@ -93,7 +93,8 @@ public final class ClockCompaction {
      * merges its clock with them anyway, and compares them only with clocks at least its own, so nothing it decides
      * changes, and what is left to send is what the request did not know. The snapshot goes as its own entry only,
      * the request's clock standing for the others: a lower bound of it, which only makes the client's pairwise check
-     * stricter, while the check that rules a round two out uses the own entry alone (docs/design.md).
+     * stricter, while the check that rules a round two out uses the own entry alone (docs/design/stable-bases.md,
+     * "Answers").
      */
     public static ClientResponse compact(ClientResponse response, VectorClock requestClock, int self, long shows,
                                          long stableEpoch, Rebase rebase) {

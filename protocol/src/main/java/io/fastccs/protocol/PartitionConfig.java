@@ -85,7 +85,7 @@ public final class PartitionConfig {
      * The most peers a partition sends stabilization to each interval. Up to {@code fanout + 1} partitions, every
      * partition tells every other directly (the thesis's all-to-all); beyond, they form a tree of this fan-out:
      * settled values go up to partition 0 and come back down, 2(N-1) messages an interval instead of N(N-1)
-     * (docs/design.md, "Stabilization up and down a tree").
+     * (docs/design/stabilization-tree.md, "Stabilization up and down a tree").
      */
     public int stabilizationFanout() { return stabilizationFanout; }
 

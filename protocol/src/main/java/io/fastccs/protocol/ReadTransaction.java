@@ -125,8 +125,8 @@ public final class ReadTransaction {
      * The check of algorithm 1, lines 7-12: partition i is re-read unless svc_i covers ctm_j of every other j, or unless
      * its answer says what a round two would return: it listed every version it left out within its snapshot's own
      * entry, and the merged clock does not go beyond that entry, so a round two at i would return, per key, the newest
-     * listed version within the merged clock, else the one returned (docs/design.md, "Second rounds a partition can
-     * rule out").
+     * listed version within the merged clock, else the one returned (docs/design/second-rounds.md, "Why it is the
+     * answer of a round two").
      */
     private List<Outgoing> afterFirstRound() {
         VectorClock clock = session.clock();

@@ -14,8 +14,8 @@ import java.util.Map;
  * Bounds a read's work on a hot typed key: per key with many operations, the fold of those within the partition's svc
  * when it was last brought up to date (a clock C), and the operations outside it. A read whose clock is at least C
  * (every round one: its clock is svc, raised) folds only those outside, instead of every operation of one retention
- * (docs/design.md, "Commutative operations"). Derived state in memory: built from the store's versions, kept up with
- * every operation installed here, rebuilt after a restart. Protocol thread only.
+ * (docs/design/commutative-operations.md, "A running fold per hot key"). Derived state in memory: built from the
+ * store's versions, kept up with every operation installed here, rebuilt after a restart. Protocol thread only.
  */
 final class RunningFolds {
     /** A key gets a running fold once a read finds at least this many versions. */

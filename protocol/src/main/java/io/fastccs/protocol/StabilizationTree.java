@@ -13,7 +13,7 @@ import java.util.List;
  * below are relayed as they come), the root sends what rose anywhere to its children, and every partition forwards what
  * comes down to its own children as it arrives: a few messages per partition an interval, each partition sending to at
  * most {@code fanout + 1} peers, instead of N(N-1).
- * docs/design.md, "Stabilization up and down a tree".
+ * docs/design/stabilization-tree.md, "Stabilization up and down a tree".
  */
 final class StabilizationTree {
     private final int self;

@@ -17,9 +17,9 @@ import static io.fastccs.protocol.TestCluster.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which of two writes of a key wins (docs/design.md, point 1): commit time first, so a write that began after another
- * was acknowledged replaces it even when the two are causally unrelated, and commit times grow along causality even
- * when the coordinators' clocks disagree.
+ * Which of two writes of a key wins (docs/design/thesis.md, "The commit time comes first in the arbitration order"):
+ * commit time first, so a write that began after another was acknowledged replaces it even when the two are causally
+ * unrelated, and commit times grow along causality even when the coordinators' clocks disagree.
  */
 class ArbitrationOrderTest {
 

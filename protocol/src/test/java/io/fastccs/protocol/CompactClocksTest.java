@@ -30,9 +30,9 @@ import static io.fastccs.protocol.TestCluster.type;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Clocks relative to a stable base between real partitions of a stabilization tree (docs/design.md, "Clocks relative to
- * a stable base"): the root numbers bases, every partition keeps them, compact requests are expanded on them or refused,
- * replies come back as differences, commit decisions go relative to the client's base.
+ * Clocks relative to a stable base between real partitions of a stabilization tree (docs/design/stable-bases.md,
+ * "Clocks relative to a stable base"): the root numbers bases, every partition keeps them, compact requests are
+ * expanded on them or refused, replies come back as differences, commit decisions go relative to the client's base.
  */
 class CompactClocksTest {
     /** Seven partitions in a binary tree (0 above 1 and 2, 1 above 3 and 4, 2 above 5 and 6). */

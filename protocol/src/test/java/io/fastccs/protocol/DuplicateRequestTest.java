@@ -17,8 +17,9 @@ import static io.fastccs.protocol.TestCluster.type;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Duplicated write requests (docs/design.md, "Faults and outcomes"): within 2 x timeout they are answered from
- * memory; later they are prepared again and the coordinator's decision makes the duplicate report the real outcome.
+ * Duplicated write requests (docs/design/faults.md, "Duplicated write requests"): within 2 x timeout they are answered
+ * from memory; later they are prepared again and the coordinator's decision makes the duplicate report the real
+ * outcome.
  */
 class DuplicateRequestTest {
 

@@ -19,8 +19,8 @@ import static io.fastccs.protocol.TestCluster.type;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Stabilization up and down a tree, beyond {@code fanout + 1} partitions (docs/design.md, "Stabilization up and down a
- * tree"): the same knowledge as all-to-all, in 2(N-1) messages an interval.
+ * Stabilization up and down a tree, beyond {@code fanout + 1} partitions (docs/design/stabilization-tree.md,
+ * "Stabilization up and down a tree"): the same knowledge as all-to-all, in 2(N-1) messages an interval.
  */
 class StabilizationTreeTest {
     /** Seven partitions in a binary tree: 0 above 1 and 2, 1 above 3 and 4, 2 above 5 and 6. */

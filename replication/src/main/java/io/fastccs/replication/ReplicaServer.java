@@ -28,7 +28,9 @@ public interface ReplicaServer extends AutoCloseable {
      * drops {@code replaced} (the old id), before this server listens at the address the old member had (Ratis routes
      * requests to a server by group only, so a leader still sending to the old id would reach the new member); then the
      * server starts, and each group adds {@code self}, catching it up from the leader's log or a snapshot first.
-     * Between the two a group has one member fewer, and needs all of the members it kept (pitfall 5 in docs/design.md).
+     * Between the two a group has one member fewer, and needs all of the members it kept
+     * (docs/design/replication-replacement.md, "Between the two steps a group of three has two members, and a majority
+     * of two is both").
      *
      * @param replaced the old id, or null when the groups name no member at this address any more (an earlier
      *                 replacement dropped it and stopped before adding its own): then each group only adds {@code self}

@@ -187,7 +187,8 @@ public record SimConfig(
             if (protocol != Protocol.FASTCCS && faults.partitionCrashesPerSecond() > 0)
                 throw new IllegalArgumentException(protocol.word() + " keeps its partitions' state in memory, so the simulator"
                         + " runs it with message loss, delay spikes, client crashes and reordering but no partition crashes"
-                        + " (docs/design.md, \"Four protocols\")");
+                        + " (docs/design/four-protocols.md, \"What the simulator does not do for the other three"
+                        + " protocols\")");
             // Every size stabilizes every 5 ms, as the nodes do: beyond 33 partitions up and down a tree, not N^2.
             PartitionConfig p = partition != null ? partition : PartitionConfig.defaults();
             return new SimConfig(partitions, clients, keysPerRead, keysPerWrite, writeFraction, valueSize, keys, distribution, zipfExponent,

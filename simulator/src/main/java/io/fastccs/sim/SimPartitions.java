@@ -119,9 +119,9 @@ final class SimPartitions {
 
     /**
      * As the node's host does after every step: when the settled prefix advanced, the partition may show it to reads
-     * once the writes made so far have committed (docs/design.md, "What a read answer rests on"). The news reaches the
-     * partition a while after the commit, as in the node, where it queues behind other work on the protocol thread
-     * while the replies resting on the same writes may already have left.
+     * once the writes made so far have committed (docs/design/replication-reads.md, "What a read answer rests on"). The
+     * news reaches the partition a while after the commit, as in the node, where it queues behind other work on the
+     * protocol thread while the replies resting on the same writes may already have left.
      */
     private void noteSettled(int p, ReplicaGroup.Term term) {
         Partition partition = fastccs(p);

@@ -40,7 +40,7 @@ class ReplicaGroupsTest {
     /**
      * A seed the random run above failed on once: a stabilization tree whose partitions reported settled prefixes not
      * yet durable, which became stable bases that clients raised their clocks to; a failover then lost those sequence
-     * numbers and gave them again (docs/design.md, "Clocks relative to a stable base").
+     * numbers and gave them again (docs/design/stable-bases.md, "Moving to a newer base").
      */
     @Test
     void theTreeSpreadsOnlyDurablePrefixes() {

@@ -31,8 +31,9 @@ import java.util.function.Consumer;
  * client died after sending the request to P only; optionally its coordinator Q is paused or killed before it can
  * decide), then times a well-behaved write on P, which gets a later sequence number and can only be answered once
  * the stuck one is settled. Design bound: transaction_timeout (2 s) + check_interval (200 ms) + a round trip after
- * the stuck write was prepared; 2 x transaction_timeout in the worst case (docs/design.md, pitfall 6). A paused or
- * dead coordinator adds its downtime: a participant cannot settle what only the coordinator may decide.
+ * the stuck write was prepared; 2 x transaction_timeout in the worst case (docs/design/pitfalls.md, "Pitfall 6:
+ * blocking"). A paused or dead coordinator adds its downtime: a participant cannot settle what only the coordinator may
+ * decide.
  */
 public final class WaitingBound {
     /** How the stuck transaction is left behind. */

@@ -1,8 +1,8 @@
 /**
  * Eiger (Lloyd et al., NSDI 2013) in a single datacenter, as a pure state machine behind the protocol-neutral
- * interfaces ({@link io.fastccs.protocol.eiger.EigerProtocol}). Follows the authors' code ({@code wlloyd/eiger}:
- * {@code ClientLibrary.transactional_multiget_slice}, {@code transactional_batch_mutate}, {@code ThriftConverter},
- * {@code db/transaction}); see {@code /work/shared/notes/eiger-wren.md}.
+ * interfaces ({@link io.fastccs.protocol.eiger.EigerProtocol}). Follows the authors' code ({@code wlloyd/eiger} at
+ * 88c1d16: {@code ClientLibrary.transactional_multiget_slice} and {@code transactional_batch_mutate},
+ * {@code ThriftConverter}, {@code db/Column.determineLatestValidTime}, {@code db/transaction}, {@code LamportClock}).
  *
  * <p>Departures from the authors' code:
  * <ul>

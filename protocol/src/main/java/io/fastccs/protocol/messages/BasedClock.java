@@ -7,7 +7,7 @@ import java.util.Arrays;
 /**
  * A vector clock on the wire as {@code max(B_epoch, explicit)}: the stable base of {@code epoch} (a vector every
  * partition learned through stabilization; epoch 0 is all zeros) raised by a few explicit entries. Only the receiver
- * can expand it, with its base of that epoch (docs/design.md, "Clocks relative to a stable base").
+ * can expand it, with its base of that epoch (docs/design/stable-bases.md, "Requests").
  */
 public final class BasedClock {
     private final long epoch;

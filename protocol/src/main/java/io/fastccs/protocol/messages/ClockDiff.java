@@ -6,7 +6,7 @@ import java.util.Arrays;
 
 /**
  * A vector clock on the wire as the entries in which it differs from a clock the receiver already has (in a reply, the
- * request's clock), each as a signed difference (docs/design.md, "Clocks relative to a stable base").
+ * request's clock), each as a signed difference (docs/design/stable-bases.md, "Answers").
  */
 public final class ClockDiff {
     private static final ClockDiff NONE = new ClockDiff(new int[0], new long[0]);

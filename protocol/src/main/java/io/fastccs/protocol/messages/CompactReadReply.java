@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * {@link ReadReply} on the wire, its clocks as differences from the request's clock (which the client has), and the
- * maximum commit clock and the waiting versions' commit clocks raised to it (docs/design.md, "Clocks relative to a
- * stable base").
+ * maximum commit clock and the waiting versions' commit clocks raised to it (docs/design/stable-bases.md,
+ * "Answers").
  *
  * @param shows the highest sequence number of the answering partition the answer shows (its snapshot's or returned
  *              versions' own entry): what a host holds the answer back for until it is durable

@@ -19,8 +19,8 @@ import java.util.List;
  *                        client can then work out what a round two at a clock whose entry for this partition is at most the
  *                        snapshot's would return, and need not ask
  * @param stableEpoch the newest stable base the partition names to clients (0: none, its partitions stabilize
- *                    all-to-all): the client then sends its clock relative to it (docs/design.md, "Clocks relative to a
- *                    stable base")
+ *                    all-to-all): the client then sends its clock relative to it (docs/design/stable-bases.md, "Stable
+ *                    bases")
  */
 public record ReadReply(long requestId, List<ReadValue> values, VectorClock snapshot, VectorClock maxCommitClock,
                         long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete,

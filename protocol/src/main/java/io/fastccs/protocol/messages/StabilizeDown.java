@@ -8,7 +8,7 @@ import java.util.List;
  * as it arrives; {@code from} is the sender, the receiver's parent.
  *
  * @param epoch the stable base these entries make (every entry partition 0 sent so far, including the receiver's own),
- *              numbered by partition 0; 0: none (docs/design.md, "Clocks relative to a stable base")
+ *              numbered by partition 0; 0: none (docs/design/stable-bases.md, "Stable bases")
  */
 public record StabilizeDown(int from, List<Settled> entries, long epoch, boolean full) implements PeerMessage {
     public StabilizeDown {

@@ -10,7 +10,7 @@ import java.util.Arrays;
 /**
  * A version a read answer left out although it is settled on the partition (its sequence number is within the
  * snapshot's own entry): it waits for another partition's entry of its commit clock. Listed so that the client can
- * pick, at its merged clock, what a round two would return (docs/design.md, "Second rounds a partition can rule out").
+ * pick, at its merged clock, what a round two would return (docs/design/second-rounds.md, "Waiting versions").
  *
  * @param sequence    the partition's sequence number of the version (its commit clock's own entry)
  * @param commitClock the writing transaction's commit clock

@@ -6,7 +6,8 @@ package io.fastccs.protocol.primitives;
  * computes it alike from what the commit decision carries. Commit times grow along every causal chain (a
  * coordinator stamps a commit above every commit time its client has read or written), so the order extends
  * causality; for writes that are not causally related it follows the coordinators' clocks, so a write acknowledged
- * before another began is ordered first up to the skew between the nodes' clocks (docs/design.md, point 1).
+ * before another began is ordered first up to the skew between the nodes' clocks (docs/design/thesis.md, "The commit
+ * time comes first in the arbitration order").
  *
  * @param time  the commit time, microseconds of the coordinator's hybrid clock
  * @param clock the commit clock

@@ -1,6 +1,9 @@
 package io.fastccs.protocol.primitives;
 
-/** What a key holds; fixed by the first operation on the key (docs/design.md, "Commutative operations"). */
+/**
+ * What a key holds; fixed by the first operation on the key (docs/design/commutative-operations.md, "What a write can
+ * do").
+ */
 public enum KeyType {
     /** Plain puts: a read returns the newest value. */
     REGISTER("a plain key (put)"),

@@ -2,8 +2,8 @@ package io.fastccs.protocol.primitives;
 
 /**
  * What a write does to its key: replace the value ({@link #PUT}, a register), or one of the commutative operations
- * whose effects add up instead of replacing each other (docs/design.md, "Commutative operations"). A key has one
- * {@link KeyType}, fixed by its first operation.
+ * whose effects add up instead of replacing each other (docs/design/commutative-operations.md, "What a write can do").
+ * A key has one {@link KeyType}, fixed by its first operation.
  *
  * <p>Operands (the write's value bytes): {@link #ADD} and {@link #MAX} an 8-byte big-endian number; {@link #SET_ADD}
  * and {@link #SET_REMOVE} the element; {@link #TOPK_INSERT} {@code [k: 4 bytes][score: 8 bytes][item]}. See

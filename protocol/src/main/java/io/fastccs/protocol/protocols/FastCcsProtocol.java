@@ -147,8 +147,8 @@ public final class FastCcsProtocol implements ProtocolFactory {
     }
 
     /**
-     * A step's requests as they go on the wire and its answers as they come back (docs/design.md, "Clocks relative to
-     * a stable base"): each request's clock relative to the session's stable base, each answer expanded with the clock
+     * A step's requests as they go on the wire and its answers as they come back (docs/design/stable-bases.md,
+     * "Requests"): each request's clock relative to the session's stable base, each answer expanded with the clock
      * of the request it answers; a request a partition refused for an unknown base goes again relative to epoch 0.
      */
     static final class Wire {

@@ -17,9 +17,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The value of a typed key at a snapshot: the fold of a set of its operations (docs/design.md, "Commutative
- * operations"). The result depends on the set only, never on the order the operations are applied in: visibility is
- * not a prefix of any order, so partitions, rounds and clients that fold the same set agree.
+ * The value of a typed key at a snapshot: the fold of a set of its operations (docs/design/commutative-operations.md,
+ * "A read returns the fold of the operations in its snapshot"). The result depends on the set only, never on the order
+ * the operations are applied in: visibility is not a prefix of any order, so partitions, rounds and clients that fold
+ * the same set agree.
  *
  * <ul>
  *   <li>counter: the sum of the deltas (wrapping);</li>

@@ -44,8 +44,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * FastCCS's compact messages (clocks relative to a stable base or to the request's clock; docs/design.md, "Clocks
- * relative to a stable base") to the {@code Compact*} structs of the schema and back, with the checks of
+ * FastCCS's compact messages (clocks relative to a stable base or to the request's clock; docs/design/stable-bases.md,
+ * "Clocks relative to a stable base") to the {@code Compact*} structs of the schema and back, with the checks of
  * {@link WireMapping}. Partition numbers go as ascending gaps, a byte each.
  */
 final class CompactWire {

@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
  * {@link #STEADY_MILLIS} under a known leader, and at most once per {@link #COOLDOWN_MILLIS} per group.
  * The leader then blocks writes until the member's log matches (one append round, since it is caught up) and the
  * member starts an election at once; if that does not happen within the transfer timeout the leader stays and writes
- * resume (docs/design.md, "Leadership returns to the preferred member").
+ * resume (docs/design/replication-leadership.md, "Leadership returns to the preferred member").
  *
  * <p><b>A leader with a stuck follower steps down.</b> Ratis can record a follower as holding an entry it does not hold,
  * and then never sends it that entry ({@link StuckFollowers}); only a leader of a new term starts over. A leader that

@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-/** Our settings as Ratis properties, with the choices that are not settings (see docs/design.md). */
+/**
+ * Our settings as Ratis properties, with the choices that are not settings (docs/design/replication-consensus.md,
+ * "Settings chosen").
+ */
 final class RatisProperties {
     private RatisProperties() {
     }
@@ -56,7 +59,8 @@ final class RatisProperties {
         // starts answers it once that one is written, with the match index of its own, longer last entry, though its
         // extra entries were never appended (ServerImplUtils.NavigableIndices.alreadyExists compares start indices
         // only). The leader then counts entries the follower lacks toward commits, and never sends them again: it
-        // never goes below its recorded match index (docs/design.md, "A follower that acknowledged what it lacks").
+        // never goes below its recorded match index (docs/design/replication-leadership.md, "A follower that
+        // acknowledged what it lacks").
         RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
         return p;
     }

@@ -96,7 +96,8 @@ public final class RatisReplicaServer implements ReplicaServer {
         }
         // A replacement, step one: every group drops the old member before this server listens at its address. Ratis
         // routes a request to a server by group only, so a leader's log appender still sending to the old id would
-        // reach this server and be taken as addressed to it (docs/design.md, pitfall 5).
+        // reach this server and be taken as addressed to it (docs/design/replication-replacement.md, "The change, in
+        // two steps").
         if (replacing)
             for (GroupSpec spec : groups.keySet()) removeReplaced(spec, self, replaced, settings);
         AtomicReference<RaftServer> built = new AtomicReference<>();

@@ -14,10 +14,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 /**
- * The consensus (Raft) port's TLS from Cassandra's internode encryption (docs/design.md, pitfall 7): with
- * {@code internode_encryption} other than {@code none}, mutual TLS with the node's internode key and the internode
- * truststore, so only holders of the ring's certificates reach the port; plaintext otherwise, as Cassandra's own
- * storage port is then.
+ * The consensus (Raft) port's TLS from Cassandra's internode encryption (docs/design/replication-pitfalls.md, "Pitfall
+ * 7: the Raft port"): with {@code internode_encryption} other than {@code none}, mutual TLS with the node's internode
+ * key and the internode truststore, so only holders of the ring's certificates reach the port; plaintext otherwise, as
+ * Cassandra's own storage port is then.
  *
  * <p>The key and trust managers come from the node's own SSL context factory ({@code ssl_context_factory}, by
  * default Cassandra's {@code DefaultSslContextFactory}), the one Cassandra's internode connections use, so keystore

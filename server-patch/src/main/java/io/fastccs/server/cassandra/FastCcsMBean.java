@@ -29,7 +29,7 @@ public interface FastCcsMBean extends io.fastccs.server.health.PluginHealthMBean
     long getCacheMisses();
     /** Keys read into the cache off the protocol thread, before the reads that wanted them. */
     long getCacheLoads();
-    /** Cache misses read on the protocol thread itself (should stay near 0; see docs/design.md). */
+    /** Cache misses read on the protocol thread itself (should stay near 0; see docs/design/cache-misses.md). */
     long getSynchronousCacheMisses();
     int getPendingStoreWrites();
     /** Rows of fastccs.versions on this node: a full local scan, so call it sparingly. */

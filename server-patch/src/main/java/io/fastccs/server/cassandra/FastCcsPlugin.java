@@ -86,7 +86,7 @@ public final class FastCcsPlugin {
 
     /**
      * Replicated partitions: this node joins the groups of its token range and of the {@code replication_factor - 1}
-     * ranges before it, and serves those it leads (docs/design.md, "Replicated partitions").
+     * ranges before it, and serves those it leads (docs/design/replication-node.md, "Groups in the node").
      */
     private static void startReplicated(FastCcsSettings settings, CassandraRing ring, NodeClock clock, long started) throws Exception {
         GroupLayout layout = new GroupLayout(ring.partitions(), settings.replicationFactor());

@@ -7,10 +7,10 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * How a node's consensus server starts (docs/design.md, pitfall 5): it resumes the storage it has, forms new groups
- * (a new ring), or, its storage lost, rejoins its groups under a new member id in place of the one it had. It never
- * comes back under an id whose term and log it has forgotten: that member could vote twice in a term or elect a
- * leader without committed entries.
+ * How a node's consensus server starts (docs/design/replication-replacement.md, "The decision"): it resumes the storage
+ * it has, forms new groups (a new ring), or, its storage lost, rejoins its groups under a new member id in place of the
+ * one it had. It never comes back under an id whose term and log it has forgotten: that member could vote twice in a
+ * term or elect a leader without committed entries.
  *
  * @param memberId   the id this node runs its groups under
  * @param replacedId with {@link Mode#REPLACE}, the id its groups name at this node's address, which {@code memberId}

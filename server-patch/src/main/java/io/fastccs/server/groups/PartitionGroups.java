@@ -36,9 +36,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 
 /**
- * Replicated partitions on one node (thesis section 3.8; docs/design.md, "Replicated partitions"): the node is a
- * member of the replica groups of its own token range and of the ranges before it, runs their logs through one
- * {@link ReplicaServer}, applies every committed entry to its local tables ({@link GroupApplier}), and hosts the
+ * Replicated partitions on one node (thesis section 3.8; docs/design/replication-node.md, "Groups in the node"): the
+ * node is a member of the replica groups of its own token range and of the ranges before it, runs their logs through
+ * one {@link ReplicaServer}, applies every committed entry to its local tables ({@link GroupApplier}), and hosts the
  * FastCCS {@code Partition} of each group it leads, with the partition's crash recovery run on what the log made
  * durable. The FastCCS port routes each connection to the group it names ({@link PartitionRouter}); a group this node
  * does not lead answers NOT_LEADER.

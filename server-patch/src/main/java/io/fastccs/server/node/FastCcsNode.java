@@ -146,8 +146,9 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     /**
      * A read whose keys are not all in memory is handed to the partition only once the store has loaded them off
-     * this thread (docs/design.md, "Cache misses off the protocol thread"): to the protocol it is a request that
-     * arrived a little later, which every handler already copes with; a round one is answered at its arrival snapshot.
+     * this thread (docs/design/cache-misses.md, "Cache misses off the protocol thread"): to the protocol it is a
+     * request that arrived a little later, which every handler already copes with; a round one is answered at its
+     * arrival snapshot.
      */
     @Override
     public void onClientRequest(ClientReply reply, ClientRequest request) {
@@ -169,8 +170,9 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
     }
 
     /**
-     * The keys whose versions the request reads: a read's keys, and a write's too, since the partition checks each written
-     * key's type (fixed by its first operation: docs/design.md, "Commutative operations") against its stored versions.
+     * The keys whose versions the request reads: a read's keys, and a write's too, since the partition checks each
+     * written key's type (fixed by its first operation: docs/design/commutative-operations.md, "What a write can do")
+     * against its stored versions.
      */
     private static List<Key> readKeys(ClientRequest request) {
         if (request instanceof FirstRoundRead r) return r.keys();
@@ -270,10 +272,10 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
         /**
          * A read's answer leaves once the lease check after it passed and what it shows of this partition is durable
-         * (docs/design.md, "What a read answer rests on"), not behind every write made before it: within the durable
-         * part of the settled prefix it waits for nothing else; beyond it (the client had seen more of this partition
-         * than the durability news said, so the partition answered at the whole prefix), for the writes that prefix
-         * rests on.
+         * (docs/design/replication-reads.md, "What a read answer rests on"), not behind every write made before it:
+         * within the durable part of the settled prefix it waits for nothing else; beyond it (the client had seen more
+         * of this partition than the durability news said, so the partition answered at the whole prefix), for the
+         * writes that prefix rests on.
          */
         void sendReadReply(long shown, Runnable transmit) {
             CompletableFuture<Void> durable = shown <= partition.readableSettled() ? DONE : settledDurable;

@@ -24,8 +24,8 @@ import java.util.function.LongSupplier;
  * simulator drives it. It reads its versions from memory; the writes it takes on go through a {@link DurableWriteLog}
  * (Cassandra's commit log on a node), and every message it sends after one leaves only once it is durable, as with
  * FastCCS's store, so that a comparison counts the same storage work. Nothing recovers from that log yet: a restarted
- * node starts empty, and these protocols run at replication factor 1 (docs/design.md, "The compared protocols on real
- * nodes").
+ * node starts empty, and these protocols run at replication factor 1 (docs/design/compared-protocols.md, "The same
+ * storage work, no recovery yet, replication factor 1").
  */
 public final class ProtocolNode implements InboundHandler, AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(ProtocolNode.class);

@@ -26,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The writes a compared protocol's partition took on, in {@code fastccs_local.compared_writes} (newest per key and
  * protocol), applied to the local storage engine on writer threads as FastCCS's store applies its records: with
  * {@code commitlog_sync: batch} or {@code group} a mutation returns once the commit log is synced, and concurrent ones
- * share a sync. Nothing reads them back yet (docs/design.md, "The compared protocols on real nodes"): they make the
- * comparison count the same storage work. Protocol thread only, but for the futures.
+ * share a sync. Nothing reads them back yet (docs/design/compared-protocols.md, "The same storage work, no recovery
+ * yet, replication factor 1"): they make the comparison count the same storage work. Protocol thread only, but for the
+ * futures.
  */
 public final class ComparedWriteStore implements DurableWriteLog {
     private static final Logger logger = LoggerFactory.getLogger(ComparedWriteStore.class);

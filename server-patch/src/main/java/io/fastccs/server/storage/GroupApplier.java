@@ -41,7 +41,8 @@ import java.util.function.Consumer;
 
 /**
  * Applies one replica group's committed log entries to this node's local FastCCS tables, on every member of the group,
- * the leader included: the only writer of the group's rows (docs/design.md, "The pitfalls of replicated partitions").
+ * the leader included: the only writer of the group's rows (docs/design/replication-pitfalls.md, "The pitfalls of
+ * replicated partitions").
  *
  * <p>Entries are applied to the memtables without Cassandra's commit log: the group's log is the durable copy, and
  * after a crash it is replayed from the last snapshot, which is taken only after the tables were flushed. Replaying

@@ -19,9 +19,10 @@ import java.util.function.Consumer;
  *   <li>{@code commitlog_sync: batch} or {@code group}: it does, and concurrent mutations share a sync, so every
  *   mutation goes to a writer thread of its own;</li>
  *   <li>{@code periodic}: it does not, so one writer at a time takes every step handed over so far and applies them in
- *   turn: one thread wake-up for many steps under load instead of one per mutation (docs/design.md, "One writer
- *   wake-up for many steps"). Merging a step's mutations to one Cassandra partition into one was tried and bought nothing:
- *   the memtable's cost is per row, and the merge cost more than the commit log entries it saved.</li>
+ *   turn: one thread wake-up for many steps under load instead of one per mutation
+ *   (docs/design/cost-against-eventual.md, "One writer wake-up for many steps at periodic"). Merging a step's mutations
+ *   to one Cassandra partition into one was tried and bought nothing: the memtable's cost is per row, and the merge
+ *   cost more than the commit log entries it saved.</li>
  * </ul>
  * Order between mutations does not matter: every row carries the store's strictly increasing timestamps, and
  * {@link PendingWrites} tracks what is applied. Protocol thread only, but for what the writer threads run.

@@ -3,7 +3,7 @@
 
 usage: plot_results.py [RESULTS_DIR]   (default: results)
 Each figure shows every mode side by side; throughput plots also print FastCCS / cql (plain Cassandra) per point.
-Experiment CSVs written before session 14 call plain Cassandra through CQL "eventual" (and the replication arms
+Older experiment CSVs call plain Cassandra through CQL "eventual" (and the replication arms
 "eventual-one-rf1" ...); rows() reads them as "cql" ("cql-one-rf1" ...), since "eventual" is now the eventual protocol
 on the FastCCS port (results/README.md).
 """
@@ -33,8 +33,8 @@ TITLES = {
 def rows(path):
     with open(path, newline="") as f:
         data = list(csv.DictReader(f))
-    # Compatibility: a file without any cql row is from before session 14, where mode "eventual" meant plain Cassandra;
-    # unless it has Eiger or Wren rows, which came with session 14 (a sweep of the protocols alone, cpu-by-work.csv).
+    # Compatibility: a file without any cql row is an older one, where mode "eventual" meant plain Cassandra; unless it
+    # has Eiger or Wren rows, which came with the compared protocols (a sweep of the protocols alone, cpu-by-work.csv).
     legacy = not any(r.get("mode", "").startswith(("cql", "eiger", "wren")) for r in data)
     return [dict(r, mode=r["mode"].replace("eventual", "cql", 1)) if legacy and r.get("mode", "").startswith("eventual") else r for r in data]
 
@@ -91,7 +91,7 @@ def finish(fig, title, setup, out, dpi=110, bottom=0.04):
 
 
 def plot_skew(data, out_dir, setup):
-    """Issue 14's hot keys: per write fraction (columns), throughput, second-round reads, the share of stale key reads
+    """Hot keys: per write fraction (columns), throughput, second-round reads, the share of stale key reads
     and how far behind the stale ones were (rows) against the Zipf parameter, a line per mode."""
     points = []
     for r in data:
@@ -121,7 +121,7 @@ def plot_skew(data, out_dir, setup):
                 ax.set_title(f"write fraction {wf}", fontsize=10)
             if row == 0 and col == 0:
                 ax.legend(fontsize=7)
-    return finish(fig, "Hot keys: throughput, second rounds and staleness against skew (issue 14)", setup,
+    return finish(fig, "Hot keys: throughput, second rounds and staleness against skew", setup,
                   os.path.join(out_dir, "skew.png"), dpi=100, bottom=0.02)
 
 
@@ -336,7 +336,7 @@ def _num(r, column):
 
 
 def plot_claret(data, out_dir, setup):
-    """Issue 15's Claret raw mix: per add share (columns), throughput and lost adds against the Zipf parameter."""
+    """Claret's raw mix: per add share (columns), throughput and lost adds against the Zipf parameter."""
     points = []
     for r in data:
         if r["value"] not in points:
@@ -361,7 +361,7 @@ def plot_claret(data, out_dir, setup):
                 ax.set_title(f"add transactions {share}", fontsize=10)
                 if col == 0:
                     ax.legend(fontsize=7)
-    return finish(fig, "Claret's raw mix: set adds that commute (FastCCS) against read-then-write (issue 15)", setup,
+    return finish(fig, "Claret's raw mix: set adds that commute (FastCCS) against read-then-write", setup,
                   os.path.join(out_dir, "claret.png"), dpi=100, bottom=0.03)
 
 
@@ -403,7 +403,7 @@ WORK = [("node_io_us_per_op", "nodes: Netty I/O", "tab:gray"), ("node_serve_us_p
 
 
 def plot_cpu_by_work(data, out_dir, setup):
-    """CPU per transaction by what the threads do, a stacked bar per mode, a panel per write fraction (issue 13)."""
+    """CPU per transaction by what the threads do, a stacked bar per mode, a panel per write fraction."""
     points = []
     for r in data:
         if r["value"] not in points:
@@ -464,11 +464,11 @@ def main():
         made.append(plot_claret(rows(os.path.join(out_dir, "claret.csv")), out_dir, setup))
     if os.path.exists(os.path.join(out_dir, "hot-counter.csv")):
         made.append(plot_bars(rows(os.path.join(out_dir, "hot-counter.csv")), out_dir, setup, "hot-counter",
-                              "One hot counter, 64 threads: add, blind put, read-then-write (issue 15)", "lost_pct",
+                              "One hot counter, 64 threads: add, blind put, read-then-write", "lost_pct",
                               "lost updates"))
     if os.path.exists(os.path.join(out_dir, "retwis.csv")):
         made.append(plot_bars(retwis_lost_pct(rows(os.path.join(out_dir, "retwis.csv"))), out_dir, setup, "retwis",
-                              "Retwis, every mode (issue 15)", "lost_pct", "lost timeline entries"))
+                              "Retwis, every mode", "lost_pct", "lost timeline entries"))
     if os.path.exists(os.path.join(out_dir, "cpu-by-work.csv")):
         made.append(plot_cpu_by_work(rows(os.path.join(out_dir, "cpu-by-work.csv")), out_dir, setup))
     summary = summary_tables(out_dir)

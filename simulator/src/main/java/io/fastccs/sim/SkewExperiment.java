@@ -15,10 +15,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code bin/fastccs experiment sim-skew}: the simulated side of the skew sweep (issue 14). Zipf keys over a small key
- * space, the exponent and the write fraction swept, everything else Table 4.1; the share of reads that needed a
- * second round, throughput and latencies, how stale the reads were (as the stress tool measures it), each history
- * checked.
+ * {@code bin/fastccs experiment sim-skew}: the simulated side of the hot-key sweep ({@code experiment skew}). Zipf keys
+ * over a small key space, the exponent and the write fraction swept, everything else Table 4.1; the share of reads
+ * that needed a second round, throughput and latencies, how stale the reads were (as the stress tool measures it), each
+ * history checked.
  */
 @Command(name = "sim-skew", mixinStandardHelpOptions = true,
         description = "Second-round share and throughput against zipf skew and write fraction, on the simulator.")

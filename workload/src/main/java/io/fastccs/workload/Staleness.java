@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * write to that key had been acknowledged a while before the read began, and that write had itself begun only after
  * the returned value's write was acknowledged (so it is newer in any protocol's order that respects real time, and
  * from the user's side certainly). The key read's staleness is how long before the read began the first such write was
- * acknowledged; zero when there is none. Issue 14 asks for this beside the second-round share: fewer second rounds
+ * acknowledged; zero when there is none. It is measured beside the second-round share because fewer second rounds
  * must not be bought by answering from an ever older snapshot.
  *
  * <p>Each key keeps its last {@value #KEPT} acknowledged writes. Value ids grow in the order writes begin: a returned

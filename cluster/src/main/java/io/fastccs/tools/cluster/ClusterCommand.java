@@ -131,7 +131,7 @@ public final class ClusterCommand implements Runnable {
                         "--rf must be between 1 and the number of nodes (" + nodes + "), not " + rf);
                 nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(rf));
             } else if (!nodeSettings.containsKey(LocalCluster.REPLICATION_FACTOR) && !cluster.exists() && !noPlugin) {
-                // Replicated by default, as a Cassandra operator runs: one node down then stops nothing (issue 12).
+                // Replicated by default, as a Cassandra operator runs: one node down then stops nothing.
                 nodeSettings.put(LocalCluster.REPLICATION_FACTOR, Integer.toString(LocalCluster.defaultReplicationFactor(nodes)));
             }
             StartOptions options = StartOptions.nodes(nodes).onSubnet(subnet != null ? subnet : StartOptions.SAME_SUBNET).withPlugin(!noPlugin).withHeap(heap)

@@ -35,7 +35,8 @@ import java.util.concurrent.Callable;
  * {@code bin/fastccs experiment NAME}: the thesis's chapter 4 figures on a local cluster. Every point runs each mode
  * on the same cluster, keys and threads, one after the other (the order alternates between repetitions so drift does
  * not favour one mode), and the CSV keeps every run so the ratio FastCCS / cql (plain Cassandra) can be taken per point.
- * CSV files written before session 14 name plain Cassandra {@code eventual}; bin/fastccs plot reads them as {@code cql}.
+ * Older CSV files name plain Cassandra {@code eventual} (that mode meant CQL then); bin/fastccs plot reads a file with
+ * no {@code cql}, {@code eiger} or {@code wren} row as such a file and maps {@code eventual} to {@code cql}.
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs one of the thesis's figures on a local cluster, every mode side by side per point (FastCCS, "
@@ -127,11 +128,11 @@ public final class ExperimentCommand implements Callable<Integer> {
         add(new Experiment("partitions", "4.7", "partitions", List.of("1", "2", "3"), COMPARED, "mixed"));
         add(new Experiment("threads", "-", "threads", List.of("4", "8", "16", "32", "64"), COMPARED, "mixed"));
         add(new Experiment("write-batch", "-", "workload", List.of("write-only"), ALL_MODES, "write"));
-        // Issue 14: hot keys. Each point is a Zipf parameter over SKEW_KEYS keys and a write fraction.
+        // Hot keys: each point is a Zipf parameter over SKEW_KEYS keys and a write fraction.
         add(new Experiment("skew", "-", "zipf/write-fraction", skewPoints(), COMPARED, "mixed"));
     }
 
-    /** The skew experiment's population, as issue 14 asks: a thousand keys. */
+    /** The skew experiment's population: a thousand keys. */
     static final int SKEW_KEYS = 1000;
 
     private static List<String> skewPoints() {
@@ -284,7 +285,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         List<String> values = points != null ? points : e.values();
         Path csvFile = out.resolve(e.name() + ".csv");
         // Rows go to a file beside the CSV, which replaces it only once the experiment ends with at least one run: an
-        // experiment cut short or whose runs all fail leaves the earlier results in place (session 16 lost a sweep so).
+        // experiment cut short or whose runs all fail leaves the earlier results in place (writing the CSV directly once
+        // lost a whole sweep that way).
         Path partial = out.resolve(e.name() + ".csv.partial");
         Instant began = Instant.now();
         System.out.printf("%n=== %s (figure %s): %s over %s, modes %s, %d s + %d s warm-up per run, %s threads, %d repetition%s%n",

@@ -56,7 +56,7 @@ import java.util.function.ToDoubleFunction;
                 + "arm's mixed throughput, for latencies at equal load) and write (write-only transactions, as 'write-batch' runs "
                 + "it). Arms per workload and repetition, reversed on even repetitions: fastccs-rf1, fastccs-rf3, "
                 + "cql-one-rf1 (plain Cassandra at factor 1: what replication costs Cassandra itself), "
-                + "cql-one-rf3, cql-quorum-rf3 (called eventual-... before session 14). Every arm first runs the mixed workload unmeasured for "
+                + "cql-one-rf3, cql-quorum-rf3 (older files call them eventual-...). Every arm first runs the mixed workload unmeasured for "
                 + "--prime seconds, so that no arm is measured while its nodes still compile their hot paths. "
                 + "Writes results/replication.csv and prints the ratios; bin/fastccs plot draws it."})
 public final class ReplicationExperiment implements Callable<Integer> {
@@ -100,7 +100,7 @@ public final class ReplicationExperiment implements Callable<Integer> {
 
     static final Arm FASTCCS_RF1 = new Arm("fastccs-rf1", Mode.FASTCCS, 1, Consistency.ONE, 1);
     static final Arm FASTCCS_RF3 = new Arm("fastccs-rf3", Mode.FASTCCS, 3, Consistency.ONE, 1);
-    // Plain Cassandra through CQL (replication.csv files written before session 14 call these arms eventual-one-rf1 and so on).
+    // Plain Cassandra through CQL (older replication.csv files call these arms eventual-one-rf1 and so on).
     static final Arm CQL_ONE_RF1 = new Arm("cql-one-rf1", Mode.CQL, 1, Consistency.ONE, 1);
     static final Arm CQL_ONE_RF3 = new Arm("cql-one-rf3", Mode.CQL, 3, Consistency.ONE, 3);
     static final Arm CQL_QUORUM_RF3 = new Arm("cql-quorum-rf3", Mode.CQL, 3, Consistency.QUORUM, 3);

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code -mode cql} and {@code -mode batch}: plain Cassandra through the Apache Java driver at a consistency
  * level ({@code cl=}, ONE by default), on {@code stress_plain.kv} with a replication factor ({@code -schema
  * replication(factor=N)}, 1 by default). A multi-key read is parallel single-key reads; a multi-key write is parallel
- * single-key writes ({@code cql}; called {@code eventual} before session 14) or one LOGGED batch ({@code batch}).
+ * single-key writes ({@code cql}; {@code eventual} in older result files) or one LOGGED batch ({@code batch}).
  */
 public final class CqlBackend implements StressBackend {
     public static final String KEYSPACE = "stress_plain";

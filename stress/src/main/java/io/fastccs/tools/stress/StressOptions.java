@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
  * </pre>
  * The modes {@code fastccs}, {@code eiger}, {@code wren} and {@code eventual} are the consistency protocols, all on the
  * FastCCS port through the client library (built {@code withProtocol} that protocol; the nodes' {@code protocol}
- * setting must name the same); {@code cql} and {@code batch} are plain Cassandra through the Java driver (before
- * session 14, {@code eventual} was the name of {@code cql}). {@code cl=} and {@code -schema} are for the plain-Cassandra
+ * setting must name the same); {@code cql} and {@code batch} are plain Cassandra through the Java driver (older
+ * result files call {@code cql} {@code eventual}). {@code cl=} and {@code -schema} are for the plain-Cassandra
  * modes: the protocols have their own consistency, and their replication is the nodes' {@code replication_factor}.
  */
 public final class StressOptions {

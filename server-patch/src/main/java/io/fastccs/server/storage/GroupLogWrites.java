@@ -11,9 +11,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The write path of a replica group's leader: every write goes into the group's log, the writes of one protocol step
- * as one entry, and reaches the local tables of every member through {@link GroupApplier}, only once committed. A
- * write completes once the group has committed its entry and this member applied it.
+ * The write path of a replica group's leader ({@link CassandraPartitionStore#openReplicated}): each step's writes go
+ * into the group's log as one entry, at most {@link #MAX_APPENDS_IN_FLIGHT} of them uncommitted at a time. A write
+ * completes once its entry has committed and this member applied it.
  */
 final class GroupLogWrites implements WritePath {
     private static final Logger logger = LoggerFactory.getLogger(GroupLogWrites.class);

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -302,12 +303,7 @@ abstract sealed class StoreRows permits StoreRows.OwnKeys, StoreRows.GroupKeys {
 
     /** The complete transaction records, by sequence number. */
     List<TxnRecord> readTransactions() {
-        List<TxnRecord> transactions = new ArrayList<>();
-        readPartition(transactionsTable, localKey, row -> {
-            TxnRecord record = decodeTransaction(row);
-            if (record != null) transactions.add(record);
-        });
-        return transactions;
+        return readLocal(transactionsTable, this::decodeTransaction);
     }
 
     /** Sequence number to id of the transaction records stored. */
@@ -325,12 +321,7 @@ abstract sealed class StoreRows permits StoreRows.OwnKeys, StoreRows.GroupKeys {
 
     /** The complete decisions, in txn id order. */
     List<Decision> readDecisions() {
-        List<Decision> decisions = new ArrayList<>();
-        readPartition(decisionsTable, localKey, row -> {
-            Decision decision = decodeDecision(row);
-            if (decision != null) decisions.add(decision);
-        });
-        return decisions;
+        return readLocal(decisionsTable, this::decodeDecision);
     }
 
     // ---- internals ----
@@ -367,6 +358,16 @@ abstract sealed class StoreRows permits StoreRows.OwnKeys, StoreRows.GroupKeys {
     private static void addOutcome(Row.SimpleBuilder row, Outcome outcome, VectorClock commitClock, long commitTime) {
         row.add(OUTCOME, RecordCodec.encodeOutcome(outcome))
                 .add(COMMIT_CLOCK, commitClock == null ? null : ByteBuffer.wrap(RecordCodec.encodeCommit(commitClock, commitTime)));
+    }
+
+    /** This store's rows of a local table, decoded; {@code decode} returns null for an incomplete row, left out. */
+    private <T> List<T> readLocal(ColumnFamilyStore table, Function<Row, T> decode) {
+        List<T> out = new ArrayList<>();
+        readPartition(table, localKey, row -> {
+            T decoded = decode.apply(row);
+            if (decoded != null) out.add(decoded);
+        });
+        return out;
     }
 
     /** A record, or null for a row holding only an outcome written after its record was dropped. */

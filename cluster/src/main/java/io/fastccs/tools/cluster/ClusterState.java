@@ -93,6 +93,12 @@ record ClusterState(int nodes, Ports ports, boolean plugin, String heapMin, Stri
         return replacing.contains(node);
     }
 
+    /** @throws ClusterException when the cluster has no node {@code node} */
+    void requireNode(int node) {
+        if (node < 1 || node > nodes)
+            throw new ClusterException("no node " + node + ": the cluster has nodes 1 to " + nodes);
+    }
+
     /** The pid recorded for {@code node}, or 0. */
     long pid(int node) {
         return pids.getOrDefault(node, 0L);

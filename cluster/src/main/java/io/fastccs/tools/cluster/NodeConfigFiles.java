@@ -1,11 +1,16 @@
 package io.fastccs.tools.cluster;
 
+import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The text of a node's {@code cassandra.yaml} and {@code logback.xml}. Pure functions, so they are unit-tested. */
+/**
+ * The text of a node's {@code cassandra.yaml} and {@code logback.xml}: pure functions, so they are unit-tested, and
+ * {@link #write} puts them in the node's directory.
+ */
 final class NodeConfigFiles {
     static final String CLUSTER_NAME = "fastccs";
 
@@ -13,6 +18,16 @@ final class NodeConfigFiles {
     private static final BigInteger MURMUR3_RANGE = BigInteger.ONE.shiftLeft(64);
 
     private NodeConfigFiles() {
+    }
+
+    /** Writes node {@code node}'s configuration (naming node {@code seed} its seed) and creates its directories. */
+    static void write(ClusterLayout layout, ClusterState state, int node, int seed) throws IOException {
+        Path nodeDir = layout.nodeDir(node);
+        for (String sub : List.of("conf", "logs", "data", "commitlog", "hints", "saved_caches", "cdc_raw"))
+            Files.createDirectories(nodeDir.resolve(sub));
+        Files.writeString(layout.cassandraYaml(node), cassandraYaml(node, state.nodes(), state.ports(), nodeDir,
+                ClusterSecurity.load(layout.dir()), seed));
+        Files.writeString(layout.logbackXml(node), logbackXml(layout.logDir(node)));
     }
 
     /**

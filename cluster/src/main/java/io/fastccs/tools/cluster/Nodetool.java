@@ -17,7 +17,7 @@ final class Nodetool {
 
     /** Starts nodetool against node {@code node}; with {@code inheritIO} its output goes to this process's. */
     Process start(ClusterState state, int node, List<String> args, boolean inheritIO) {
-        String classpath = LocalCluster.readNodeClasspath(state.nodeClasspathFile());
+        String classpath = RepositoryFiles.readNodeClasspath(state.nodeClasspathFile());
         try {
             Files.createDirectories(layout.nodetoolHome());
             if (!Files.isRegularFile(layout.toolsLogbackXml()))

@@ -13,6 +13,8 @@ public enum ToolProperty {
     PLUGIN_GRACE_SECONDS("fastccs.cluster.pluginGraceSeconds"),
     /** {@code true}: the nemesis also wipes a node's disk and brings it back as a replacement (its {@code --with-wipe}). */
     NEMESIS_WIPE("fastccs.nemesis.wipe"),
+    /** The repository root, when the tools run from somewhere their jars do not tell ({@link RepositoryFiles}). */
+    REPOSITORY_ROOT("fastccs.root"),
     /** This JVM's installation directory. */
     JAVA_HOME("java.home"),
     /** Bounds an RMI (JMX) read from a hung node, in milliseconds; read by the JDK at its first use of RMI. */

@@ -39,14 +39,13 @@ import java.util.List;
 public final class FastCcsPlugin {
     private static final Logger logger = LoggerFactory.getLogger(FastCcsPlugin.class);
     private static volatile NodeWiring wiring;
-    private static volatile PartitionGroups groups;
 
     private FastCcsPlugin() {
     }
 
     /** Called by the agent once the node is in NORMAL mode. */
     public static synchronized void start() throws Exception {
-        if (wiring != null || groups != null) return;
+        if (wiring != null) return;
         long started = MonotonicClock.nanoTime();
         FastCcsSettings settings = FastCcsSettings.load();
         logger.info("FastCCS starting with settings: {}", settings);
@@ -109,15 +108,16 @@ public final class FastCcsPlugin {
         GroupApplier.prepare();
         Path dataDir = Path.of(DatabaseDescriptor.getAllDataFileLocations()[0]).toAbsolutePath();
         ConsensusStart.NodeFacts facts = replacementFacts(nodeIds.get(ring.self()));
+        LinkFaults linkFaults = settings.testRaftCutOffControl() ? TestRaftCutOff.register(settings.testRaftCutOff())
+                : LinkFaults.none();
         PartitionGroups.Stores stores = (group, log, appliedTimestamp) -> CassandraPartitionStore.openReplicated(
                 CassandraPartitionStore.Settings.of(group, ring.partitions(), settings.versionCacheKeys())
                         .withLoaderThreads(settings.cacheLoaderThreads()).withClock(clock), log, appliedTimestamp);
-        groups = PartitionGroups.start(nodeSettings,
+        wiring = NodeWiring.startGroups(nodeSettings, parts -> PartitionGroups.start(
                 new PartitionGroups.Membership(ring, layout, nodeIds, raftHosts, settings.raftPort(), ring.leaderGossip()),
                 storage, ReplicaSettings.DEFAULT.withTls(consensusTls).withSnapshotEvery(settings.raftSnapshotInterval())
-                        .withLinkFaults(settings.testRaftCutOffControl() ? TestRaftCutOff.register(settings.testRaftCutOff())
-                                : LinkFaults.none()),
-                stores, clock, security, facts, dataDir, settings.raftFlushInterval());
+                        .withLinkFaults(linkFaults),
+                stores, parts, facts, dataDir, settings.raftFlushInterval()), clock, security);
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "
                 + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()
@@ -144,22 +144,14 @@ public final class FastCcsPlugin {
     /** The running node, or null before start; for monitoring. */
     public static FastCcsNode node() {
         NodeWiring w = wiring;
-        if (w != null) return w.node();
-        PartitionGroups g = groups;
-        return g == null ? null : g.host(g.ownPartition());
+        return w == null ? null : w.node();
     }
 
     static synchronized void stop() {
-        PartitionGroups g = groups;
-        groups = null;
-        if (g != null) {
-            logger.info("FastCCS stopping (replicated partitions)");
-            g.close();
-        }
         NodeWiring n = wiring;
         wiring = null;
         if (n != null) {
-            logger.info("FastCCS stopping");
+            logger.info("FastCCS stopping{}", n.groups() != null ? " (replicated partitions)" : "");
             n.close();
         }
     }

@@ -11,14 +11,12 @@ import io.fastccs.replication.ReplicatedLog;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.node.InboundHandler;
 import io.fastccs.server.node.MonotonicClock;
-import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.RingView;
 import io.fastccs.server.storage.DurablePartitionStore;
 import io.fastccs.server.storage.GroupApplier;
 import io.fastccs.server.transport.FastCcsServer;
 import io.fastccs.server.transport.PeerLinks;
-import io.fastccs.server.transport.TransportSecurity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +31,6 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.LongSupplier;
 
 /**
  * Replicated partitions on one node (thesis section 3.8; docs/design/replication-node.md, "Groups in the node"): the
@@ -54,6 +51,19 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
     /** Opens group {@code group}'s store at its leader, writing through {@code log}. */
     public interface Stores {
         DurablePartitionStore open(int group, ReplicatedLog log, long appliedTimestamp);
+    }
+
+    /** Builds the node's parts that serve the groups: the composition root ({@code NodeWiring}) does. */
+    public interface NodeParts {
+        /** The FastCCS port, routing each connection through {@code router}; not started yet. */
+        FastCcsServer port(PartitionRouter router);
+
+        /** The host of the group {@code ring} is of, at its leader, over {@code store}: not recovered yet. */
+        LeaderHost leaderHost(RingView ring, DurablePartitionStore store, ReplicatedLog log);
+    }
+
+    /** A group's partition host at its leader, and the peer links it sends through. */
+    public record LeaderHost(FastCcsNode node, PeerLinks peers) {
     }
 
     /** How this node takes part: its rank in the ring, the ids and consensus addresses of every node. */
@@ -82,11 +92,9 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
     private record Host(long term, FastCcsNode node, PeerLinks peers) {
     }
 
-    private final NodeSettings settings;
     private final Membership membership;
     private final Stores stores;
-    private final LongSupplier clockMicros;
-    private final TransportSecurity security;
+    private final NodeParts parts;
     private final Map<Integer, GroupApplier> appliers = new LinkedHashMap<>();
     private final AtomicReferenceArray<Host> hosts;
     /** Hosts whose store lost an append: stopped and started again by the control thread. */
@@ -100,13 +108,10 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
     private FastCcsServer server;
     private volatile boolean closed;
 
-    private PartitionGroups(NodeSettings settings, Membership membership, Stores stores, LongSupplier clockMicros,
-                            TransportSecurity security, ReplicaSettings replicaSettings) {
-        this.settings = settings;
+    private PartitionGroups(Membership membership, Stores stores, NodeParts parts, ReplicaSettings replicaSettings) {
         this.membership = membership;
         this.stores = stores;
-        this.clockMicros = clockMicros;
-        this.security = security;
+        this.parts = parts;
         this.hosts = new AtomicReferenceArray<>(membership.nodes().partitions());
         this.failed = new AtomicReferenceArray<>(membership.nodes().partitions());
         this.nodeRing = new GroupRing(membership.nodes(), membership.layout(), membership.self(), this::leaderOf);
@@ -122,16 +127,17 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
      * @param dataDir Cassandra's first data directory, where the node records that its data is a group member's, and
      *                how far each group's applied entries are flushed
      * @param flushEveryEntries how often (in applied entries) each group's tables are flushed and that recorded
+     * @param parts   builds the port and each group's host when this member takes the group over
      * @throws IllegalStateException when the node must not start its groups (its storage lost, not a replacement)
      */
-    public static PartitionGroups start(NodeSettings settings, Membership membership, Path storageDir, ReplicaSettings replicaSettings,
-                                        Stores stores, LongSupplier clockMicros, TransportSecurity security,
+    public static PartitionGroups start(Membership membership, Path storageDir, ReplicaSettings replicaSettings,
+                                        Stores stores, NodeParts parts,
                                         ConsensusStart.NodeFacts facts, Path dataDir, long flushEveryEntries)
             throws IOException, InterruptedException {
         StartPlanner.Plan plan = StartPlanner.plan(membership, storageDir, dataDir, replicaSettings, facts,
                 replicaSettings.requestTimeout().multipliedBy(6));
         ConsensusStart how = plan.start();
-        PartitionGroups groups = new PartitionGroups(settings, membership, stores, clockMicros, security, replicaSettings);
+        PartitionGroups groups = new PartitionGroups(membership, stores, parts, replicaSettings);
         String selfId = how.memberId();
         Map<GroupSpec, ReplicaApplier> joined = new LinkedHashMap<>();
         for (int partition : membership.layout().groupsOf(membership.self())) {
@@ -154,7 +160,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         // The port opens once every group has a leader somewhere, so the first requests find one (a bounded wait: with
         // a majority of a group down there is none, and the node serves its other groups meanwhile).
         groups.awaitLeaders(replicaSettings.electionTimeoutMax().multipliedBy(10));
-        groups.server = new FastCcsServer(settings, groups, security);
+        groups.server = parts.port(groups);
         try {
             groups.server.start();
         } catch (InterruptedException | RuntimeException e) {
@@ -242,8 +248,9 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         failed.set(group, false);
         DurablePartitionStore store = stores.open(group, log, appliers.get(group).appliedTimestamp());
         GroupRing ring = new GroupRing(membership.nodes(), membership.layout(), group, this::leaderOf);
-        PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security);
-        FastCcsNode node = new FastCcsNode(settings, ring, store, peers, clockMicros, log::readBarrier);
+        LeaderHost built = parts.leaderHost(ring, store, log);
+        PeerLinks peers = built.peers();
+        FastCcsNode node = built.node();
         node.onStopServing(() -> {
             failed.set(group, true);
             submit(() -> reconcile(group));

@@ -1,6 +1,8 @@
 package io.fastccs.server.wiring;
 
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.replication.ReplicatedLog;
+import io.fastccs.server.groups.PartitionGroups;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.node.InboundHandler;
 import io.fastccs.server.node.PartitionRouter;
@@ -13,6 +15,7 @@ import io.fastccs.server.transport.FastCcsServer;
 import io.fastccs.server.transport.PeerLinks;
 import io.fastccs.server.transport.TransportSecurity;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -26,21 +29,32 @@ import java.util.function.LongSupplier;
 /**
  * The composition root of one FastCCS node: wires the partition host ({@link FastCcsNode}), its store, the ring, the
  * peer links and the FastCCS port, starts them in order and closes them in reverse. The Cassandra plugin and the
- * in-process test cluster both build nodes only through here; nothing else knows both the node and the transport.
+ * in-process test cluster both build nodes only through here; nothing else builds a node's parts. With replica groups
+ * {@link PartitionGroups} decides when a group's host runs on this node, and has it built here ({@link GroupParts}).
  */
 public final class NodeWiring implements AutoCloseable {
-    /** The FastCCS host; null on a node that runs only compared protocols. */
+    /** Joins this node's replica groups (PartitionGroups.start), their port and hosts built by {@code parts}. */
+    @FunctionalInterface
+    public interface JoinGroups {
+        PartitionGroups join(PartitionGroups.NodeParts parts) throws IOException, InterruptedException;
+    }
+
+    /** The FastCCS host; null on a node that runs only compared protocols, or replica groups. */
     private final FastCcsNode node;
     /** The hosts of the compared protocols (Eiger, Wren, eventual) this node runs. */
     private final Map<Protocol, ProtocolNode> compared;
     private final List<PeerLinks> peers;
     private final FastCcsServer server;
+    /** The replica groups this node takes part in; null with one partition per node. */
+    private final PartitionGroups groups;
 
-    private NodeWiring(FastCcsNode node, Map<Protocol, ProtocolNode> compared, List<PeerLinks> peers, FastCcsServer server) {
+    private NodeWiring(FastCcsNode node, Map<Protocol, ProtocolNode> compared, List<PeerLinks> peers, FastCcsServer server,
+                       PartitionGroups groups) {
         this.node = node;
         this.compared = compared;
         this.peers = peers;
         this.server = server;
+        this.groups = groups;
     }
 
     /**
@@ -95,17 +109,65 @@ public final class NodeWiring implements AutoCloseable {
             }
             server.start();
         } catch (InterruptedException | RuntimeException e) {
-            new NodeWiring(node, compared, links, server).close();
+            new NodeWiring(node, compared, links, server, null).close();
             throw e;
         }
         if (node != null) node.startTicking();
         compared.values().forEach(ProtocolNode::startTicking);
-        return new NodeWiring(node, compared, links, server);
+        return new NodeWiring(node, compared, links, server, null);
     }
 
-    /** The FastCCS host, or null when the node runs only compared protocols. */
+    /**
+     * A node of replicated partitions: {@code join} joins its groups and opens the port, and from then on starts the
+     * host of each group this node leads; both the port and the hosts are built here ({@link GroupParts}).
+     */
+    public static NodeWiring startGroups(NodeSettings settings, JoinGroups join, LongSupplier clockMicros,
+                                         TransportSecurity security) throws IOException, InterruptedException {
+        GroupParts parts = new GroupParts(settings, clockMicros, security);
+        PartitionGroups groups = join.join(parts);
+        return new NodeWiring(null, Map.of(), List.of(), parts.port, groups);
+    }
+
+    /**
+     * The parts of a node with replica groups: the port, and the host of each group whose leadership this member
+     * takes (with the group's log as the host's lease check).
+     */
+    private static final class GroupParts implements PartitionGroups.NodeParts {
+        private final NodeSettings settings;
+        private final LongSupplier clockMicros;
+        private final TransportSecurity security;
+        private FastCcsServer port;
+
+        GroupParts(NodeSettings settings, LongSupplier clockMicros, TransportSecurity security) {
+            this.settings = settings;
+            this.clockMicros = clockMicros;
+            this.security = security;
+        }
+
+        @Override
+        public FastCcsServer port(PartitionRouter router) {
+            port = new FastCcsServer(settings, router, security);
+            return port;
+        }
+
+        @Override
+        public PartitionGroups.LeaderHost leaderHost(RingView ring, DurablePartitionStore store, ReplicatedLog log) {
+            PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security);
+            return new PartitionGroups.LeaderHost(new FastCcsNode(settings, ring, store, peers, clockMicros, log::readBarrier), peers);
+        }
+    }
+
+    /**
+     * The FastCCS host, or null when the node runs only compared protocols; with replica groups, the host of its own
+     * range's group while it leads it.
+     */
     public FastCcsNode node() {
-        return node;
+        return groups != null ? groups.host(groups.ownPartition()) : node;
+    }
+
+    /** The replica groups this node takes part in, or null with one partition per node. */
+    public PartitionGroups groups() {
+        return groups;
     }
 
     /** The host of compared protocol {@code protocol}, or null when the node does not run it. */
@@ -123,7 +185,8 @@ public final class NodeWiring implements AutoCloseable {
 
     @Override
     public void close() {
-        if (server != null) server.close();
+        if (groups != null) groups.close(); // its port, then its hosts and the consensus server
+        else if (server != null) server.close();
         peers.forEach(PeerLinks::close);
         if (node != null) node.close();
         compared.values().forEach(ProtocolNode::close);

@@ -63,9 +63,9 @@ public final class CheckCommand implements Callable<Integer> {
                     + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
             return EXIT_BAD_INPUT;
         }
-        long start = System.nanoTime();
+        long start = MonotonicClock.nanoTime();
         CheckResult result = TccChecker.check(history, Math.max(TccChecker.DEFAULT_MAX_STORED, maxReport));
-        long millis = (System.nanoTime() - start) / 1_000_000;
+        long millis = (MonotonicClock.nanoTime() - start) / 1_000_000;
         out.println("history:      " + file);
         out.println("transactions: " + result.transactions() + " (" + result.committedTransactions() + " committed)");
         out.println("reads:        " + result.reads());

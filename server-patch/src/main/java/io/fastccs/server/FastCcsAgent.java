@@ -2,6 +2,7 @@ package io.fastccs.server;
 
 import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.health.PluginHealth;
+import io.fastccs.server.node.MonotonicClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,12 +37,12 @@ public final class FastCcsAgent {
         try {
             health.registerEarly();
             // Settings first: a bad value fails at once, with its key named, instead of after the node is up.
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FastCcsSettings.load().startupTimeout().toMilliseconds());
+            long deadline = MonotonicClock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(FastCcsSettings.load().startupTimeout().toMilliseconds());
             MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
             ObjectName storageService = new ObjectName("org.apache.cassandra.db:type=StorageService");
             String mode = "not started";
             while (!"NORMAL".equals(mode)) {
-                if (System.nanoTime() - deadline > 0) {
+                if (MonotonicClock.nanoTime() - deadline > 0) {
                     String why = "gave up waiting for the node to reach NORMAL mode (it is " + mode + ") after startup_timeout; "
                             + "the node serves CQL without FastCCS";
                     health.failed(why);

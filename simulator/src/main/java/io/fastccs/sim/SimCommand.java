@@ -1,6 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.workload.KeyDistribution;
+import io.fastccs.check.MonotonicClock;
 import io.fastccs.check.PlumeText;
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.primitives.Protocol;
@@ -99,13 +100,13 @@ public final class SimCommand implements Callable<Integer> {
             config = BurnConfigs.forSeed(burnSeed, chosen);
         }
         if (crashesPerSecond != null) config = SimConfig.crashHeavy(config, crashesPerSecond);
-        long started = System.nanoTime();
+        long started = MonotonicClock.nanoTime();
         Simulation simulation = new Simulation(config, s);
         if (replicated) simulation.replicate();
         SimResult result = simulation.run();
         String report = result.report();
         System.out.print(report);
-        System.out.printf("wall time       %.1f s%n", (System.nanoTime() - started) / 1e9);
+        System.out.printf("wall time       %.1f s%n", (MonotonicClock.nanoTime() - started) / 1e9);
         if (history != null) {
             PlumeText.write(result.history(), history);
             System.out.println("history         " + history + " (check with: bin/fastccs check " + history

@@ -18,6 +18,7 @@ import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.WriteRequest;
+import io.fastccs.tools.cluster.ToolClock;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -85,7 +86,7 @@ public final class CheckedWorkload {
 
         /**
          * @param keys         the history keys of the transaction ({@link #key(long)} names them in the store)
-         * @param startedNanos {@link System#nanoTime()} when it started
+         * @param startedNanos {@link ToolClock#nanoTime()} when it started
          * @param error        null if it succeeded, else the error's type
          */
         default void ended(boolean write, long[] keys, long startedNanos, String error) {
@@ -201,7 +202,7 @@ public final class CheckedWorkload {
             long[] keys = pickKeys(random);
             boolean write = random.nextDouble() < writeFraction;
             TxnObserver watch = observer.get();
-            long started = System.nanoTime();
+            long started = ToolClock.nanoTime();
             watch.started();
             String error;
             try {

@@ -3,6 +3,7 @@ package io.fastccs.tools.demo;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.cluster.ToolClock;
 import io.fastccs.tools.stress.StressCommand;
 import io.fastccs.tools.stress.StressOptions;
 import io.fastccs.tools.stress.StressResult;
@@ -62,9 +63,9 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.printf("Starting a local %d-node Cassandra 5.0.9 cluster with FastCCS in %s, %s ...%n", nodes, clusterDir,
                 replicas == 1 ? "one node per partition (replication factor 1, as in the thesis)"
                         : "each partition replicated on " + replicas + " nodes (a Raft group; one node down stops nothing)");
-        long t0 = System.nanoTime();
+        long t0 = ToolClock.nanoTime();
         cluster.start(StartOptions.nodes(nodes).withNodeSettings(Map.of(LocalCluster.REPLICATION_FACTOR, Integer.toString(replicas))));
-        System.out.printf("cluster serving after %.1f s%n%n", (System.nanoTime() - t0) / 1e9);
+        System.out.printf("cluster serving after %.1f s%n%n", (ToolClock.nanoTime() - t0) / 1e9);
         int exit;
         try {
             exit = runWorkloads(cluster.ports(), replicas);

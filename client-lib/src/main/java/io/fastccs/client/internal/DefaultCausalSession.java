@@ -103,7 +103,7 @@ final class DefaultCausalSession implements CausalSession {
     }
 
     private CompletionStage<ReadResult> read(Supplier<List<Key>> validKeys) {
-        long start = System.nanoTime();
+        long start = MonotonicClock.nanoTime();
         DefaultOperationMetrics metrics = client.metricsInternal().reads();
         metrics.started();
         List<Key> keys;
@@ -118,7 +118,7 @@ final class DefaultCausalSession implements CausalSession {
     }
 
     private CompletionStage<WriteResult> write(Supplier<List<KeyValue>> validWrites) {
-        long start = System.nanoTime();
+        long start = MonotonicClock.nanoTime();
         DefaultOperationMetrics metrics = client.metricsInternal().writes();
         metrics.started();
         List<KeyValue> writes;

@@ -25,7 +25,7 @@ final class DefaultOperationMetrics implements OperationMetrics {
 
     void succeeded(long startNanos) {
         successes.increment();
-        latency.recordValue(Math.max(1, (System.nanoTime() - startNanos) / 1_000));
+        latency.recordValue(Math.max(1, (MonotonicClock.nanoTime() - startNanos) / 1_000));
     }
 
     void failed(Throwable failure) {

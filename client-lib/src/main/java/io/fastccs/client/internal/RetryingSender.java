@@ -89,7 +89,7 @@ final class RetryingSender {
 
     /**
      * Sends a request frame to {@code partition} like {@link Cluster#send(int, long, byte[])}, again while
-     * {@code retry} allows, {@code deadlineNanos} (a {@link System#nanoTime()} value) is not reached and
+     * {@code retry} allows, {@code deadlineNanos} (a {@link MonotonicClock#nanoTime()} value) is not reached and
      * {@code stillWanted} says yes. Completes with the last reply or failure.
      */
     CompletableFuture<Message> send(int partition, long requestId, byte[] frame, long deadlineNanos, Retry retry,
@@ -125,9 +125,9 @@ final class RetryingSender {
     private <T> CompletableFuture<T> withRetries(CompletableFuture<T> first, long deadlineNanos,
                                                  BiPredicate<T, Throwable> retryable, LongFunction<CompletableFuture<T>> again) {
         BiPredicate<T, Throwable> retryNow = (result, failure) -> !cluster.isClosed()
-                && deadlineNanos - System.nanoTime() > 0 && retryable.test(result, failure);
+                && deadlineNanos - MonotonicClock.nanoTime() > 0 && retryable.test(result, failure);
         return first.handle((result, failure) -> {
-            long timeLeft = deadlineNanos - System.nanoTime();
+            long timeLeft = deadlineNanos - MonotonicClock.nanoTime();
             // Failsafe requires more time than the first delay; with less, no retry would run anyway.
             if (timeLeft <= FIRST_DELAY.toNanos() || !retryNow.test(result, failure)) return first;
             RetryPolicy<T> policy = RetryPolicy.<T>builder()
@@ -143,7 +143,7 @@ final class RetryingSender {
                     .build();
             CompletableFuture<T> retried = Failsafe.with(policy).with(scheduler).getStageAsync(context -> {
                 if (context.isFirstAttempt()) return first;
-                long left = deadlineNanos - System.nanoTime();
+                long left = deadlineNanos - MonotonicClock.nanoTime();
                 return left > 0 ? again.apply(left) : lastOutcome(context);
             });
             CompletableFuture<T> handedOff = new CompletableFuture<>();

@@ -42,7 +42,7 @@ abstract class TransactionExecution<R> {
         this.metrics = metrics;
         this.startNanos = startNanos;
         // From now, not from startNanos: time spent queued behind the session's earlier transactions is not the partitions'.
-        this.deadlineNanos = System.nanoTime() + session.requestTimeout().toNanos();
+        this.deadlineNanos = MonotonicClock.nanoTime() + session.requestTimeout().toNanos();
     }
 
     /** Records the result or failure (under the lock) and stops waiting for anything else. */

@@ -220,7 +220,7 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         }
         queried = query.partition();
         long id = query.request().requestId();
-        long queryDeadline = System.nanoTime() + session.requestTimeout().toNanos();
+        long queryDeadline = MonotonicClock.nanoTime() + session.requestTimeout().toNanos();
         sender.send(query.partition(), id, Frames.encode(query.request()), queryDeadline,
                 RetryingSender.Retry.WHEN_UNAVAILABLE, this::isQuerying).whenComplete((m, e) -> onOutcome(m, e));
     }

@@ -136,7 +136,7 @@ public record ClusterSecurity(boolean authentication, boolean clientTls, boolean
         Files.deleteIfExists(keystore);
         Files.deleteIfExists(truststore);
         Path keytool = java.resolveSibling("keytool");
-        if (!Files.isExecutable(keytool)) keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        if (!Files.isExecutable(keytool)) keytool = Path.of(ToolProperty.JAVA_HOME.get(), "bin", "keytool");
         Path certificate = keystore.resolveSibling("node.crt");
         String names = "SAN=" + String.join(",", addresses.stream().map(a -> "ip:" + a).toList());
         keytool(keytool, "-genkeypair", "-alias", "node", "-keyalg", "RSA", "-keysize", "2048", "-validity", "3650",

@@ -27,10 +27,10 @@ final class JavaRuntimes {
     /** The first suitable java, or a clear error listing where it looked. */
     static Path find() {
         Set<Path> candidates = new LinkedHashSet<>();
-        String javaHome = System.getenv("JAVA_HOME");
+        String javaHome = ToolProperty.Env.JAVA_HOME.get();
         if (javaHome != null && !javaHome.isBlank()) candidates.add(Path.of(javaHome, "bin", "java"));
-        candidates.add(Path.of(System.getProperty("java.home"), "bin", "java"));
-        String path = System.getenv("PATH");
+        candidates.add(Path.of(ToolProperty.JAVA_HOME.get(), "bin", "java"));
+        String path = ToolProperty.Env.PATH.get();
         if (path != null)
             for (String dir : path.split(java.io.File.pathSeparator))
                 if (!dir.isBlank()) candidates.add(Path.of(dir, "java"));

@@ -59,7 +59,7 @@ final class Readiness {
      * machine may need minutes to converge the ring).
      */
     private Duration pluginGrace(ClusterState state) {
-        Long configured = Long.getLong("fastccs.cluster.pluginGraceSeconds");
+        Long configured = ToolProperty.PLUGIN_GRACE_SECONDS.getLong();
         if (configured != null) return Duration.ofSeconds(configured);
         // Replicated partitions: the port opens only once the ring settled and every group elected a leader, which on
         // a loaded 2-core machine took more than 30 s after CQL opened (a CI rehearsal's demo).

@@ -24,10 +24,8 @@ final class RingProbe {
 
     static {
         // A hung node must not hang status or start: bound RMI's connect and read waits (read once, at first use).
-        if (System.getProperty("sun.rmi.transport.tcp.responseTimeout") == null)
-            System.setProperty("sun.rmi.transport.tcp.responseTimeout", "5000");
-        if (System.getProperty("sun.rmi.transport.connectionTimeout") == null)
-            System.setProperty("sun.rmi.transport.connectionTimeout", "5000");
+        ToolProperty.RMI_RESPONSE_TIMEOUT.setIfAbsent("5000");
+        ToolProperty.RMI_CONNECTION_TIMEOUT.setIfAbsent("5000");
     }
 
     /** The plugin's health attributes: {@code State} (STARTING, SERVING, FAILED) and {@code StateReason}. */

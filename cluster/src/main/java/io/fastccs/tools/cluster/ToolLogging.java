@@ -9,12 +9,8 @@ public final class ToolLogging {
     }
 
     public static void quiet() {
-        setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        setIfAbsent("org.slf4j.simpleLogger.showThreadName", "false");
-        setIfAbsent("org.slf4j.simpleLogger.showLogName", "false");
-    }
-
-    private static void setIfAbsent(String key, String value) {
-        if (System.getProperty(key) == null) System.setProperty(key, value);
+        ToolProperty.LOG_LEVEL.setIfAbsent("warn");
+        ToolProperty.LOG_THREAD_NAME.setIfAbsent("false");
+        ToolProperty.LOG_LOGGER_NAME.setIfAbsent("false");
     }
 }

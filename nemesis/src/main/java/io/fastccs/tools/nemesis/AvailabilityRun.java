@@ -4,6 +4,7 @@ import io.fastccs.client.FastCcsClient;
 import io.fastccs.testkit.CheckedWorkload;
 import io.fastccs.testkit.ClusterView;
 import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.ToolClock;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -93,7 +94,7 @@ public final class AvailabilityRun {
                 public void ended(boolean write, long[] keys, long startedNanos, String error, String message) {
                     int[] partitions = new int[keys.length];
                     for (int i = 0; i < keys.length; i++) partitions[i] = ownerOfKey[(int) keys[i]];
-                    ended.add(new Ended(startedNanos, System.nanoTime(), error == null ? null : error + ": " + message, write, partitions));
+                    ended.add(new Ended(startedNanos, ToolClock.nanoTime(), error == null ? null : error + ": " + message, write, partitions));
                 }
             });
             workload.start();
@@ -105,14 +106,14 @@ public final class AvailabilityRun {
                     if (config.whole() && i > 0) awaitWhole(Duration.ofMinutes(3));
                     int node = 1 + i % view.nodes();
                     List<Integer> led = partitionsLedBy(node);
-                    long killNanos = System.nanoTime();
+                    long killNanos = ToolClock.nanoTime();
                     cluster.kill(node);
                     log.accept(String.format("kill %d of %d: SIGKILL node %d (leading partitions %s), down for %d s", i + 1,
                             config.kills(), node, led, config.down().toSeconds()));
                     NemesisRun.sleep(config.down().toMillis());
-                    long restartNanos = System.nanoTime();
+                    long restartNanos = ToolClock.nanoTime();
                     NemesisRun.restartWhenFree(cluster, List.of(node), config.restartTimeout(), log);
-                    long servingNanos = System.nanoTime();
+                    long servingNanos = ToolClock.nanoTime();
                     Kill kill = measure(i + 1, node, led, killNanos, restartNanos, servingNanos, ended);
                     kills.add(kill);
                     long windowEnd = kill.failoverMillis() < 0 ? restartNanos : killNanos + kill.failoverMillis() * 1_000_000;
@@ -148,12 +149,12 @@ public final class AvailabilityRun {
     /** The partitions whose group {@code node} leads, as another node's ring answer says; its own if none answers. */
     /** Waits (up to {@code timeout}) until every node leads its own partition, as the next node in the ring sees it. */
     private void awaitWhole(Duration timeout) {
-        long start = System.nanoTime();
+        long start = ToolClock.nanoTime();
         while (true) {
             boolean whole = true;
             for (int node = 1; node <= view.nodes() && whole; node++)
                 whole = view.leaderAsSeenBy(node % view.nodes() + 1, view.partitionOfNode(node), Duration.ofSeconds(2)) == node;
-            double waited = (System.nanoTime() - start) / 1e9;
+            double waited = (ToolClock.nanoTime() - start) / 1e9;
             if (whole) {
                 log.accept(String.format("  every partition is led by its own node again (waited %.1f s)", waited));
                 return;

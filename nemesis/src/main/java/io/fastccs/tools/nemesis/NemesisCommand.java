@@ -6,6 +6,8 @@ import io.fastccs.testkit.CheckedWorkload;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.cluster.ToolClock;
+import io.fastccs.tools.cluster.ToolProperty;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -100,8 +102,7 @@ public final class NemesisCommand implements Callable<Integer> {
     public static void main(String[] args) {
         io.fastccs.tools.cluster.ToolLogging.quiet();
         // Nodes restart again and again here, often all at once on a busy machine: give the ring time to converge.
-        if (System.getProperty("fastccs.cluster.pluginGraceSeconds") == null)
-            System.setProperty("fastccs.cluster.pluginGraceSeconds", "240");
+        ToolProperty.PLUGIN_GRACE_SECONDS.setIfAbsent("240");
         System.exit(new CommandLine(new NemesisCommand()).execute(args));
     }
 
@@ -166,7 +167,7 @@ public final class NemesisCommand implements Callable<Integer> {
                             // A tenth of the default, so that the kills' restarts replay through the flushed-entries
                             // marker many times a run, not once in a while.
                             "raft_flush_interval", "2000")));
-            if (withWipe) System.setProperty(NemesisRun.WIPE_PROPERTY, "true");
+            if (withWipe) ToolProperty.NEMESIS_WIPE.set("true");
             ClusterView view = ClusterView.discover(Ports.forSubnet(subnet), nodes);
             int code;
             if (waitingBound) code = waitingBound(cluster, view);
@@ -321,7 +322,7 @@ public final class NemesisCommand implements Callable<Integer> {
     private int waitingBound(LocalCluster cluster, ClusterView view) throws Exception {
         WaitingBound wb = new WaitingBound(cluster, view, NemesisCommand::log);
         if (waitingOut.getParent() != null) Files.createDirectories(waitingOut.getParent());
-        String tag = Long.toString(System.currentTimeMillis(), 36);
+        String tag = Long.toString(ToolClock.currentTimeMillis(), 36);
         List<WaitingBound.Trial> all = new ArrayList<>();
         int bad = 0;
         try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(waitingOut))) {

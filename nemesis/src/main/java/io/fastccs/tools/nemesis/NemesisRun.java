@@ -6,6 +6,8 @@ import io.fastccs.testkit.CheckedWorkload;
 import io.fastccs.client.FastCcsClient;
 import io.fastccs.tools.cluster.ClusterException;
 import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.ToolClock;
+import io.fastccs.tools.cluster.ToolProperty;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,9 +49,6 @@ public final class NemesisRun {
         /** SIGKILL one node, wipe its disk, start it as a replacement of itself; only with replicated partitions. */
         WIPE_REPLACE
     }
-
-    /** System property that lets the schedule wipe and replace nodes (set by {@code nemesis --with-wipe}). */
-    public static final String WIPE_PROPERTY = "fastccs.nemesis.wipe";
 
     /** How a run is shaped. */
     public record Config(long seed, Duration duration, int threads, int keys, int keysPerTxn, double writeFraction,
@@ -95,7 +94,7 @@ public final class NemesisRun {
     /** The faults this cluster can take, saying in one line why each left out is. */
     private static Set<Fault> applicableFaults(LocalCluster cluster, NodeClockOffsets clocks, Consumer<String> log) {
         Set<Fault> faults = EnumSet.allOf(Fault.class);
-        if (!Boolean.getBoolean(WIPE_PROPERTY)) {
+        if (!ToolProperty.NEMESIS_WIPE.getBoolean()) {
             // Opt-in for now: Cassandra's replacement bootstrap fails to reach its seed on a loaded machine too often.
             faults.remove(Fault.WIPE_REPLACE);
             log.accept("fault WIPE_REPLACE skipped: not asked for (--with-wipe)");
@@ -137,7 +136,7 @@ public final class NemesisRun {
         SplittableRandom random = new SplittableRandom(config.seed());
         Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
         for (Fault f : Fault.values()) faults.put(f, 0);
-        long started = System.nanoTime();
+        long started = ToolClock.nanoTime();
         try (FastCcsClient a = newClient(view); FastCcsClient b = newClient(view)) {
             String prefix = "nemesis:" + Long.toUnsignedString(config.seed(), 36) + ":";
             CheckedWorkload workload = new CheckedWorkload(view, List.of(a, b), prefix, config.threads(), config.keys(),
@@ -154,11 +153,11 @@ public final class NemesisRun {
                     firsts.set(j, t);
                 }
                 long end = started + config.duration().toNanos();
-                while (System.nanoTime() - end < 0 || !firsts.isEmpty() && config.duration().toSeconds() >= 60) {
+                while (ToolClock.nanoTime() - end < 0 || !firsts.isEmpty() && config.duration().toSeconds() >= 60) {
                     Fault f = firsts.isEmpty() ? draw(random) : firsts.remove(0);
                     inject(f, random, workload, config);
                     faults.merge(f, 1, Integer::sum);
-                    long left = (end - System.nanoTime()) / 1_000_000;
+                    long left = (end - ToolClock.nanoTime()) / 1_000_000;
                     long gap = 2_000 + random.nextInt(4_000);
                     if (left <= 0 && firsts.isEmpty()) break;
                     sleep(left <= 0 ? 2_000 : Math.min(left, gap)); // every kind runs once even past the duration
@@ -168,7 +167,7 @@ public final class NemesisRun {
             } finally {
                 workload.stop();
             }
-            Duration ran = Duration.ofNanos(System.nanoTime() - started);
+            Duration ran = Duration.ofNanos(ToolClock.nanoTime() - started);
             log.accept(String.format("seed %d: %d transactions attempted in %.0f s; faults %s; settling and reading every key",
                     config.seed(), workload.transactionsAttempted(), ran.toMillis() / 1000.0, faults));
             try (FastCcsClient last = newClient(view)) {
@@ -294,12 +293,12 @@ public final class NemesisRun {
      * moment after the process stopped counting as alive, so a refusal for a port in use is retried for up to 60 s.
      */
     static LocalCluster.StartReport restartWhenFree(LocalCluster cluster, List<Integer> nodes, Duration timeout, Consumer<String> log) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long deadline = ToolClock.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             try {
                 return nodes.size() == 1 ? cluster.restart(nodes.get(0), timeout) : cluster.restartAll(nodes, timeout);
             } catch (ClusterException e) {
-                if (!String.valueOf(e.getMessage()).contains("in use") || System.nanoTime() - deadline > 0) throw e;
+                if (!String.valueOf(e.getMessage()).contains("in use") || ToolClock.nanoTime() - deadline > 0) throw e;
                 log.accept("restart: " + e.getMessage() + "; again in 1 s");
                 sleep(1_000);
             }

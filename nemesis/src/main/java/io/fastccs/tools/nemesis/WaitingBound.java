@@ -16,6 +16,7 @@ import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.ToolClock;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -88,7 +89,7 @@ public final class WaitingBound {
             // A probe write on P: its sequence number s0 tells whether the timed write came after the stuck one
             // (sequence s0 + 2 or more) or overtook it on the way in (s0 + 1: the trial says nothing, and is redone).
             long s0 = client.session().write(Map.of(goodKey, "probe-" + trial)).commitClock()[p];
-            long t0 = System.nanoTime();
+            long t0 = ToolClock.nanoTime();
             try (RawClient c = view.connect(view.nodeOfPartition(p), Duration.ofSeconds(5))) {
                 c.send(new WriteRequest(1, txnId, coordinator, List.of(Math.min(p, q), Math.max(p, q)),
                         List.of(new KeyValue(Key.of(stuckKeyP), stuckValue)), VectorClock.zero(n), 0));
@@ -105,17 +106,17 @@ public final class WaitingBound {
                     cluster.resume(qNode);
                 });
             } else if (variant == Variant.COORDINATOR_KILLED) {
-                long killedAt = System.nanoTime();
+                long killedAt = ToolClock.nanoTime();
                 cluster.kill(qNode);
                 long[] down = new long[1];
                 fault = new Thread(() -> {
                     sleep(2_000);
                     NemesisRun.restartWhenFree(cluster, List.of(qNode), Duration.ofMinutes(8), log);
-                    down[0] = (System.nanoTime() - killedAt) / 1_000_000;
+                    down[0] = (ToolClock.nanoTime() - killedAt) / 1_000_000;
                 });
             }
             if (fault != null) fault.start();
-            long t1 = System.nanoTime();
+            long t1 = ToolClock.nanoTime();
             boolean goodCommitted;
             boolean behind = false;
             try {
@@ -126,9 +127,9 @@ public final class WaitingBound {
                 log.accept("trial " + trial + ": the well-behaved write failed: " + e);
                 goodCommitted = false;
             }
-            long t2 = System.nanoTime();
+            long t2 = ToolClock.nanoTime();
             if (fault != null) fault.join();
-            if (variant == Variant.COORDINATOR_KILLED) faultMillis = (System.nanoTime() - t0) / 1_000_000; // upper bound
+            if (variant == Variant.COORDINATOR_KILLED) faultMillis = (ToolClock.nanoTime() - t0) / 1_000_000; // upper bound
             Outcome outcome = outcome(txnId, coordinator);
             ReadResult r = client.session().read(stuckKeyP, stuckKeyQ, goodKey);
             boolean visible = r.exists(stuckKeyP) || r.exists(stuckKeyQ);

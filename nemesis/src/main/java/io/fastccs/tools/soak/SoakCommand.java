@@ -6,6 +6,7 @@ import io.fastccs.client.FastCcsException;
 import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.tools.cluster.LocalCluster;
+import io.fastccs.tools.cluster.ToolClock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -79,7 +80,7 @@ public final class SoakCommand implements Callable<Integer> {
                 w.start();
                 workers.add(w);
             }
-            long start = System.nanoTime();
+            long start = ToolClock.nanoTime();
             System.out.printf("soak: %d nodes, %d threads, %d keys, %d keys/txn, %s, %s%n", nodes, threads, keys,
                     keysPerTxn, phases == null ? String.format(Locale.ROOT, "%.0f%% writes", 100 * writeFraction)
                             : "phases of write fractions " + phases, duration);
@@ -102,7 +103,7 @@ public final class SoakCommand implements Callable<Integer> {
         long lastTxns = 0, lastAt = start;
         {
             while (true) {
-                long now = System.nanoTime();
+                long now = ToolClock.nanoTime();
                 double rate = (txns.get() - lastTxns) / Math.max(1e-9, (now - lastAt) / 1e9);
                 lastTxns = txns.get();
                 lastAt = now;

@@ -1,5 +1,6 @@
 package io.fastccs.replication.ratis;
 
+import io.fastccs.replication.NamedThreads;
 import io.fastccs.replication.ReplicaSettings;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.impl.ClientProtoUtils;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -91,11 +91,7 @@ final class LeadershipReturn implements AutoCloseable {
         this.server = server;
         this.settings = settings;
         this.names = names;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "fastccs-raft-leadership-return");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = NamedThreads.scheduled("fastccs-raft-leadership-return");
         timer.scheduleWithFixedDelay(this::checkAll, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
     }
 

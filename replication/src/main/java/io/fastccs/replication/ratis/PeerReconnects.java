@@ -1,5 +1,6 @@
 package io.fastccs.replication.ratis;
 
+import io.fastccs.replication.NamedThreads;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -9,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.Method;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -32,11 +32,7 @@ final class PeerReconnects implements AutoCloseable {
     PeerReconnects(RaftServer server, long periodMillis) {
         this.server = server;
         this.resetConnectBackoff = find();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "fastccs-raft-reconnects");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = NamedThreads.scheduled("fastccs-raft-reconnects");
         if (resetConnectBackoff != null)
             timer.scheduleWithFixedDelay(this::resetAll, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
     }

@@ -1,6 +1,7 @@
 package io.fastccs.replication.ratis;
 
 import io.fastccs.replication.GroupSpec;
+import io.fastccs.replication.NamedThreads;
 import io.fastccs.replication.NotLeaderException;
 import io.fastccs.replication.ReplicatedLog;
 import io.fastccs.replication.ReplicationException;
@@ -24,7 +25,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,11 +53,7 @@ final class RatisReplicatedLog implements ReplicatedLog {
         this.server = server;
         this.group = group;
         this.groupId = groupId;
-        this.submitter = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "fastccs-group-" + group.range() + "-submit");
-            t.setDaemon(true);
-            return t;
-        });
+        this.submitter = NamedThreads.single("fastccs-group-" + group.range() + "-submit");
     }
 
     /** Stops handing requests over; those not handed over yet fail. */

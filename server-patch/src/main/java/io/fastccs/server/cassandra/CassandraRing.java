@@ -4,6 +4,7 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.RingMember;
 import io.fastccs.protocol.ring.TokenRing;
 import io.fastccs.server.config.FastCcsSettings;
+import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.RingView;
 import org.apache.cassandra.dht.Murmur3Partitioner;
 import org.apache.cassandra.dht.Token;
@@ -59,7 +60,7 @@ public final class CassandraRing implements RingView {
         int expected = settings.partitions();
         long settleNanos = TimeUnit.MICROSECONDS.toNanos(settings.ringSettleTime().toMicroseconds());
         List<Long> last = null;
-        long stableSince = System.nanoTime();
+        long stableSince = MonotonicClock.nanoTime();
         long lastLog = 0;
         while (true) {
             TokenMetadata tm = StorageService.instance.getTokenMetadata();
@@ -68,9 +69,9 @@ public final class CassandraRing implements RingView {
             for (Token t : sorted) tokens.add(((Murmur3Partitioner.LongToken) t).token);
             if (!tokens.equals(last)) {
                 last = tokens;
-                stableSince = System.nanoTime();
+                stableSince = MonotonicClock.nanoTime();
             }
-            boolean complete = expected > 0 ? tokens.size() == expected : System.nanoTime() - stableSince >= settleNanos;
+            boolean complete = expected > 0 ? tokens.size() == expected : MonotonicClock.nanoTime() - stableSince >= settleNanos;
             if (complete && !tokens.isEmpty()) {
                 List<InetAddressAndPort> eps = new ArrayList<>();
                 for (Token t : sorted) eps.add(tm.getEndpoint(t));
@@ -84,9 +85,9 @@ public final class CassandraRing implements RingView {
                     throw new IllegalStateException("the ring has " + tokens.size() + " nodes but fastccs partitions is " + expected);
                 return new CassandraRing(self, eps, tokens, settings.port());
             }
-            if (System.nanoTime() - lastLog > TimeUnit.SECONDS.toNanos(10)) {
+            if (MonotonicClock.nanoTime() - lastLog > TimeUnit.SECONDS.toNanos(10)) {
                 logger.info("FastCCS waiting for the ring: {} of {} nodes", tokens.size(), expected > 0 ? expected : "?");
-                lastLog = System.nanoTime();
+                lastLog = MonotonicClock.nanoTime();
             }
             Thread.sleep(200);
         }

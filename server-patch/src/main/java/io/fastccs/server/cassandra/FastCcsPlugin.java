@@ -6,6 +6,7 @@ import io.fastccs.replication.ReplicaSettings;
 import io.fastccs.server.groups.ConsensusStart;
 import io.fastccs.server.groups.GroupLayout;
 import io.fastccs.server.groups.PartitionGroups;
+import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.storage.CassandraPartitionStore;
 import io.fastccs.server.storage.GroupApplier;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ public final class FastCcsPlugin {
     /** Called by the agent once the node is in NORMAL mode. */
     public static synchronized void start() throws Exception {
         if (wiring != null || groups != null) return;
-        long started = System.nanoTime();
+        long started = MonotonicClock.nanoTime();
         FastCcsSettings settings = FastCcsSettings.load();
         logger.info("FastCCS starting with settings: {}", settings);
         NodeClock clock = new NodeClock(FBUtilities::timestampMicros, settings.testClockOffsetMicros());
@@ -80,7 +81,7 @@ public final class FastCcsPlugin {
         PluginHealth.get().serving("partition " + ring.self() + " of " + ring.partitions() + " on port " + settings.port()
                 + (compared.isEmpty() ? "" : (fastccs ? ", also " : ", only ") + compared + " (versions in memory)"));
         logger.info("FastCCS partition {} of {} ready in {} ms", ring.self(), ring.partitions(),
-                (System.nanoTime() - started) / 1_000_000);
+                (MonotonicClock.nanoTime() - started) / 1_000_000);
     }
 
     /**
@@ -122,7 +123,7 @@ public final class FastCcsPlugin {
                 + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()
                 + ", consensus port " + settings.raftPort() + (consensusTls == null ? "" : " (mutual TLS)"));
         logger.info("FastCCS node {} of {} ready in {} ms (replicated partitions, consensus storage {})", ring.self(),
-                ring.partitions(), (System.nanoTime() - started) / 1_000_000, storage);
+                ring.partitions(), (MonotonicClock.nanoTime() - started) / 1_000_000, storage);
     }
 
     /**

@@ -3,12 +3,14 @@ package io.fastccs.server.groups;
 import io.fastccs.protocol.messages.RingReply;
 import io.fastccs.replication.GroupMember;
 import io.fastccs.replication.GroupSpec;
+import io.fastccs.replication.NamedThreads;
 import io.fastccs.replication.ReplicaApplier;
 import io.fastccs.replication.ReplicaServer;
 import io.fastccs.replication.ReplicaSettings;
 import io.fastccs.replication.ReplicatedLog;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.node.InboundHandler;
+import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.RingView;
@@ -28,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -90,11 +91,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
     private final AtomicReferenceArray<Host> hosts;
     /** Hosts whose store lost an append: stopped and started again by the control thread. */
     private final AtomicReferenceArray<Boolean> failed;
-    private final ScheduledExecutorService control = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fastccs-groups");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService control = NamedThreads.scheduled("fastccs-groups");
     /** The ring as this node answers it: every partition at its leader's address. */
     private final GroupRing nodeRing;
     /** How long an append may take before it fails (the groups' request timeout). */
@@ -172,12 +169,12 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
 
     /** Waits until every group of this node knows a leader, or {@code timeout}; says which have none then. */
     private void awaitLeaders(java.time.Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = MonotonicClock.nanoTime() + timeout.toNanos();
         while (true) {
             List<Integer> leaderless = new java.util.ArrayList<>();
             for (int group : appliers.keySet()) if (replicas.log(group).leaderId().isEmpty()) leaderless.add(group);
             if (leaderless.isEmpty()) return;
-            if (System.nanoTime() - deadline > 0) {
+            if (MonotonicClock.nanoTime() - deadline > 0) {
                 logger.warn("FastCCS: groups {} have no leader after {}; serving the others (is a majority of their members down?)",
                         leaderless, timeout);
                 return;

@@ -4,6 +4,7 @@ import io.fastccs.replication.GroupMember;
 import io.fastccs.replication.GroupSpec;
 import io.fastccs.replication.ReplicaServer;
 import io.fastccs.replication.ReplicaSettings;
+import io.fastccs.server.node.MonotonicClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +50,7 @@ final class StartPlanner {
         Map<Integer, GroupSpec> current = new LinkedHashMap<>();
         Map<Integer, Optional<String>> idAtOwnAddress = new LinkedHashMap<>();
         if (!holdsGroups) {
-            long deadline = System.nanoTime() + askFor.toNanos();
+            long deadline = MonotonicClock.nanoTime() + askFor.toNanos();
             while (true) {
                 for (int group : mine) {
                     if (current.containsKey(group)) continue;
@@ -58,7 +59,7 @@ final class StartPlanner {
                         idAtOwnAddress.put(group, memberAt(spec, ownHost(membership), membership.raftPort()).map(GroupMember::nodeId));
                     });
                 }
-                if (!node.replacingItself() || current.size() == mine.size() || System.nanoTime() - deadline > 0) break;
+                if (!node.replacingItself() || current.size() == mine.size() || MonotonicClock.nanoTime() - deadline > 0) break;
                 logger.info("FastCCS replacement: groups {} have not answered yet; asking again", missing(mine, current));
                 Thread.sleep(ASK_AGAIN_MILLIS);
             }

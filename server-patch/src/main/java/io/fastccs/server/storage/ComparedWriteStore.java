@@ -9,6 +9,7 @@ import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.db.Keyspace;
 import org.apache.cassandra.db.Mutation;
 import org.apache.cassandra.db.partitions.PartitionUpdate;
+import org.apache.cassandra.utils.FBUtilities;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +73,7 @@ public final class ComparedWriteStore implements DurableWriteLog {
     public void accepted(TxnId txnId, List<KeyValue> writes) {
         Throwable failure = writeFailure;
         if (failure != null) throw new IllegalStateException(protocol + " writes of partition " + self + " lost a write", failure);
-        long timestamp = Math.max(lastTimestamp + 1, System.currentTimeMillis() * 1000);
+        long timestamp = Math.max(lastTimestamp + 1, FBUtilities.timestampMicros());
         lastTimestamp = timestamp;
         for (KeyValue kv : writes) {
             PartitionUpdate.SimpleBuilder update = PartitionUpdate.simpleBuilder(table.metadata(), ByteBuffer.wrap(kv.key().unsafeBytes()))

@@ -1,5 +1,6 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.replication.NamedThreads;
 import io.fastccs.replication.ReplicaApplier;
 import org.apache.cassandra.cql3.QueryProcessor;
 import org.apache.cassandra.cql3.UntypedResultSet;
@@ -35,7 +36,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
@@ -87,11 +87,7 @@ public final class GroupApplier implements ReplicaApplier {
     /** The index of the last entry whose flush was asked for (apply thread only). */
     private long flushAskedAt;
     private long skippedOnReplay;
-    private static final ExecutorService flusher = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "fastccs-group-flush");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ExecutorService flusher = NamedThreads.single("fastccs-group-flush");
 
     /** Without a flushed-entries marker: a restart replays every entry since the last snapshot. */
     public GroupApplier(int group, String nodeId, Leadership leadership) {

@@ -17,6 +17,7 @@ import io.fastccs.protocol.messages.ProtocolRequest;
 import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.wire.MalformedFrameException;
 import io.fastccs.server.node.InboundHandler;
+import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.RingView;
@@ -358,7 +359,7 @@ public final class FastCcsServer implements AutoCloseable {
                     || r instanceof CompactFirstRoundRead || r instanceof CompactSecondRoundRead
                     || r instanceof ProtocolRequest p && p.onlyReads() ? TransportSecurity.Access.READ : TransportSecurity.Access.WRITE;
             int a = access.ordinal();
-            if (answered[a] && System.nanoTime() - answeredUntil[a] < 0) {
+            if (answered[a] && MonotonicClock.nanoTime() - answeredUntil[a] < 0) {
                 dispatch(ctx, r, denial[a]);
                 return;
             }
@@ -368,7 +369,7 @@ public final class FastCcsServer implements AutoCloseable {
                 ctx.executor().execute(() -> {
                     denial[a] = denied;
                     answered[a] = validity > 0;
-                    answeredUntil[a] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(validity, 3_600_000));
+                    answeredUntil[a] = MonotonicClock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(validity, 3_600_000));
                     dispatch(ctx, r, denied);
                 });
             });

@@ -4,6 +4,7 @@ import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.RingView;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -131,7 +132,7 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
         private final ArrayDeque<PeerMessage> queue = new ArrayDeque<>();
         private Channel channel;
         private boolean connecting;
-        private long lastAttempt = System.nanoTime() - RECONNECT_BACKOFF_NANOS;
+        private long lastAttempt = MonotonicClock.nanoTime() - RECONNECT_BACKOFF_NANOS;
 
         Link(int partition) {
             this.partition = partition;
@@ -151,13 +152,13 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
         }
 
         private void connect() {
-            if (connecting || closed || System.nanoTime() - lastAttempt < RECONNECT_BACKOFF_NANOS) {
+            if (connecting || closed || MonotonicClock.nanoTime() - lastAttempt < RECONNECT_BACKOFF_NANOS) {
                 if (!connecting && !closed) // try again once the backoff has passed
                     group.schedule(this::retry, RECONNECT_BACKOFF_NANOS, TimeUnit.NANOSECONDS);
                 return;
             }
             connecting = true;
-            lastAttempt = System.nanoTime();
+            lastAttempt = MonotonicClock.nanoTime();
             RingMember member = ring.members().get(partition);
             ChannelFuture f = bootstrap.connect(member.host(), member.port());
             f.addListener(done -> onConnected(f));

@@ -4,6 +4,8 @@ import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.NodeStatus;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;
+import io.fastccs.tools.cluster.ToolProperty;
+import io.fastccs.tools.cluster.ToolThreads;
 import io.fastccs.tools.stress.StressCommand;
 import io.fastccs.tools.stress.StressOptions;
 import io.fastccs.tools.stress.StressOptions.Consistency;
@@ -30,7 +32,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -132,8 +133,7 @@ public final class ReplicationExperiment implements Callable<Integer> {
         if (subnet < 0 || subnet + 1 > 99) throw new IllegalArgumentException("--subnet must be 0 to 98 (the RF=3 cluster takes S+1), not " + subnet);
         // Six nodes start at once on a small machine, and a replicated plugin serves only once its groups have leaders:
         // minutes after CQL opens, not the 30 s a single cluster gets (as nemesis does).
-        if (System.getProperty("fastccs.cluster.pluginGraceSeconds") == null)
-            System.setProperty("fastccs.cluster.pluginGraceSeconds", "240");
+        ToolProperty.PLUGIN_GRACE_SECONDS.setIfAbsent("240");
         Path root = LocalCluster.repoRoot().orElse(Path.of("."));
         Target rf1 = new Target(root.resolve(".cluster-rf1"), 1, subnet);
         Target rf3 = new Target(root.resolve(".cluster-rf3"), 3, subnet + 1);
@@ -160,7 +160,7 @@ public final class ReplicationExperiment implements Callable<Integer> {
 
     /** Starts both clusters at once (each start waits minutes for its nodes), or uses those already running. */
     private void bringUp(List<Target> targets) throws Exception {
-        ExecutorService starters = Executors.newFixedThreadPool(targets.size());
+        ExecutorService starters = ToolThreads.pool("replication-experiment-start", targets.size(), false);
         try {
             List<CompletableFuture<Void>> ups = new ArrayList<>();
             for (Target t : targets) ups.add(CompletableFuture.runAsync(() -> bringUp(t), starters));

@@ -1,8 +1,10 @@
 package io.fastccs.tools.progress;
 
+import io.fastccs.tools.cluster.ToolClock;
+import io.fastccs.tools.cluster.ToolThreads;
+
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,7 +22,7 @@ public final class Progress implements AutoCloseable {
     private final long total;
     private final Consumer<String> out;
     private final AtomicLong done = new AtomicLong();
-    private final long startedNanos = System.nanoTime();
+    private final long startedNanos = ToolClock.nanoTime();
     private final ScheduledExecutorService timer;
 
     private Progress(String what, String unit, long total, Duration every, Consumer<String> out) {
@@ -28,11 +30,7 @@ public final class Progress implements AutoCloseable {
         this.unit = unit;
         this.total = total;
         this.out = out;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "progress-" + what);
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = ToolThreads.scheduled("progress-" + what);
         long ms = every.toMillis();
         timer.scheduleAtFixedRate(this::report, ms, ms, TimeUnit.MILLISECONDS);
     }
@@ -55,7 +53,7 @@ public final class Progress implements AutoCloseable {
     }
 
     private void report() {
-        out.accept(line(what, unit, done.get(), total, (System.nanoTime() - startedNanos) / 1e9));
+        out.accept(line(what, unit, done.get(), total, (ToolClock.nanoTime() - startedNanos) / 1e9));
     }
 
     /** One progress line; public for tests. */

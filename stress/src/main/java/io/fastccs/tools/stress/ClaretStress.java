@@ -2,6 +2,7 @@ package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.Op;
+import io.fastccs.tools.cluster.ToolClock;
 import io.fastccs.workload.KeyDistribution;
 
 import java.io.PrintStream;
@@ -141,7 +142,7 @@ public final class ClaretStress {
     public static Outcome run(Options opts, TypedBackend backend, PrintStream out) throws Exception {
         StressOptions o = opts.stress();
         backend.prepare();
-        String prefix = "claret-" + Long.toString(System.currentTimeMillis(), 36) + "-";
+        String prefix = "claret-" + Long.toString(ToolClock.currentTimeMillis(), 36) + "-";
         HistoryRecorder history = new HistoryRecorder(o.history != null || o.check);
         Acknowledged acked = new Acknowledged();
         Set<Long> touched = ConcurrentHashMap.newKeySet();

@@ -2,6 +2,7 @@ package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.Op;
+import io.fastccs.tools.cluster.ToolClock;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ public final class CounterStress {
     public static Outcome run(Options opts, TypedBackend backend, PrintStream out) throws Exception {
         StressOptions o = opts.stress();
         backend.prepare();
-        String tag = Long.toString(System.currentTimeMillis(), 36);
+        String tag = Long.toString(ToolClock.currentTimeMillis(), 36);
         String[] names = new String[opts.keys()];
         for (int k = 0; k < names.length; k++) names[k] = "hot-" + tag + "-" + (k + 1);
         Tally tally = new Tally(opts.keys());

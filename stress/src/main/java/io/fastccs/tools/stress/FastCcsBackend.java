@@ -7,6 +7,7 @@ import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteOutcome;
 import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.tools.cluster.ToolThreads;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -115,7 +115,7 @@ public final class FastCcsBackend implements StressBackend {
     @Override
     public void populate(long from, long to, long firstValue, HistoryRecorder history, java.util.function.LongConsumer written) throws Exception {
         final int chunk = 100;
-        ExecutorService pool = Executors.newFixedThreadPool(populateThreads);
+        ExecutorService pool = ToolThreads.pool("populate", populateThreads, false);
         try {
             List<Future<?>> done = new ArrayList<>();
             long chunks = (to - from + chunk) / chunk;

@@ -1,5 +1,7 @@
 package io.fastccs.tools.stress;
 
+import io.fastccs.tools.cluster.ToolClock;
+
 import java.util.concurrent.locks.LockSupport;
 
 /** The time source of the workers, replaceable in tests. */
@@ -10,10 +12,10 @@ public interface PacedClock {
     void sleepUntil(long deadline) throws InterruptedException;
 
     PacedClock SYSTEM = new PacedClock() {
-        @Override public long nanoTime() { return System.nanoTime(); }
+        @Override public long nanoTime() { return ToolClock.nanoTime(); }
         @Override public void sleepUntil(long deadline) throws InterruptedException {
             long left;
-            while ((left = deadline - System.nanoTime()) > 0) {
+            while ((left = deadline - ToolClock.nanoTime()) > 0) {
                 LockSupport.parkNanos(left);
                 if (Thread.interrupted()) throw new InterruptedException();
             }

@@ -2,6 +2,7 @@ package io.fastccs.tools.stress;
 
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.Op;
+import io.fastccs.tools.cluster.ToolClock;
 import io.fastccs.workload.KeyDistribution;
 
 import java.io.PrintStream;
@@ -124,7 +125,7 @@ public final class RetwisStress {
     public static Outcome run(Options opts, TypedBackend backend, PrintStream out) throws Exception {
         StressOptions o = opts.stress();
         backend.prepare();
-        String prefix = "retwis-" + Long.toString(System.currentTimeMillis(), 36) + "-";
+        String prefix = "retwis-" + Long.toString(ToolClock.currentTimeMillis(), 36) + "-";
         boolean typed = opts.typed();
         HistoryRecorder history = new HistoryRecorder(o.history != null || o.check);
         TypedBackend.Kind setKind = typed ? TypedBackend.Kind.SET : TypedBackend.Kind.PLAIN;
@@ -134,7 +135,7 @@ public final class RetwisStress {
         Map<Long, Set<Long>> graph = followerGraph(opts.users(), opts.follows(), 15);
         ClaretStress.Acknowledged timelineAcked = new ClaretStress.Acknowledged(), followAcked = new ClaretStress.Acknowledged();
         Set<String> unfollowed = ConcurrentHashMap.newKeySet();
-        long t0 = System.nanoTime();
+        long t0 = ToolClock.nanoTime();
         TypedBackend.Session pop = backend.session();
         long popSession = history.newSession();
         List<Long> users = new ArrayList<>(graph.keySet());
@@ -184,7 +185,7 @@ public final class RetwisStress {
             history.typed(popSession, ops, true);
         }
         if (!o.quiet) out.printf(Locale.ROOT, "Populated %,d follows of %,d users in %.1f s (most followers: %,d)%n", followAcked.count(),
-                opts.users(), (System.nanoTime() - t0) / 1e9, graph.values().stream().mapToInt(Set::size).max().orElse(0));
+                opts.users(), (ToolClock.nanoTime() - t0) / 1e9, graph.values().stream().mapToInt(Set::size).max().orElse(0));
 
         AtomicLong nextUser = new AtomicLong(opts.users() + 1);
         Set<Long> touchedTimelines = ConcurrentHashMap.newKeySet();

@@ -5,6 +5,7 @@ import dev.failsafe.FailsafeException;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.function.CheckedSupplier;
 
+import io.fastccs.tools.cluster.ToolClock;
 import io.fastccs.tools.progress.Progress;
 
 import io.fastccs.check.CheckResult;
@@ -66,12 +67,12 @@ public final class StressRun {
     public StressResult run() throws Exception {
         backend.prepare();
         if (o.populate) {
-            long t0 = System.nanoTime();
+            long t0 = clock.nanoTime();
             long first = history.reserveValues(o.population.size());
             try (Progress progress = Progress.start("populate", "keys", o.population.size(), line -> say("%s", line))) {
                 backend.populate(o.population.min(), o.population.max(), first, history, progress::add);
             }
-            say("Populated %,d keys in %.1f s", o.population.size(), (System.nanoTime() - t0) / 1e9);
+            say("Populated %,d keys in %.1f s", o.population.size(), (clock.nanoTime() - t0) / 1e9);
         }
         remaining.set(o.n > 0 ? o.n : Long.MAX_VALUE);
         long start = clock.nanoTime();
@@ -106,7 +107,7 @@ public final class StressRun {
         if (o.hdrFile != null) {
             hdr = new HistogramLogWriter(o.hdrFile.toFile());
             hdr.outputLogFormatVersion();
-            long startMs = System.currentTimeMillis();
+            long startMs = ToolClock.currentTimeMillis();
             hdr.outputStartTime(startMs);
             hdr.setBaseTime(startMs);
             hdr.outputLegend();

@@ -1,5 +1,6 @@
 package io.fastccs.tools.stress;
 
+import io.fastccs.tools.cluster.ToolClock;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -95,12 +96,12 @@ public final class TypedStressRun {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < o.threads; t++) {
             Worker w = workers.apply(t);
-            long seed = 0x9E3779B97F4A7C15L * (t + 1) ^ System.nanoTime();
+            long seed = 0x9E3779B97F4A7C15L * (t + 1) ^ ToolClock.nanoTime();
             Thread th = new Thread(() -> work(w, seed), "typed-stress-" + t);
             th.setDaemon(true);
             threads.add(th);
         }
-        long start = System.nanoTime();
+        long start = ToolClock.nanoTime();
         measuring = o.warmup.isZero();
         threads.forEach(Thread::start);
         if (!o.warmup.isZero()) {
@@ -113,19 +114,19 @@ public final class TypedStressRun {
         if (o.warmup.isZero()) r0 = w0 = e0 = s0 = rr0 = 0;
         measuring = true;
         o.atMeasureStart.run();
-        long measureStart = o.warmup.isZero() ? start : System.nanoTime();
+        long measureStart = o.warmup.isZero() ? start : ToolClock.nanoTime();
         long end = o.n > 0 ? Long.MAX_VALUE : measureStart + o.duration.toNanos();
         if (!o.quiet) StressRun.printIntervalHeader(out);
         Histogram allReads = new Histogram(MAX_LATENCY_US, 3), allWrites = new Histogram(MAX_LATENCY_US, 3), ir = null, iw = null;
         long interval = o.logInterval.toNanos(), last = measureStart, lastOps = 0, lastErrors = 0, lastQuiet = measureStart;
         for (int i = 1; ; i++) {
             sleepUntil(Math.min(end, measureStart + i * interval), threads);
-            boolean finished = System.nanoTime() >= end || allDone(threads) || failure != null;
+            boolean finished = ToolClock.nanoTime() >= end || allDone(threads) || failure != null;
             if (finished) {
                 stop.set(true);
                 for (Thread t : threads) t.join(15_000);
             }
-            long now = System.nanoTime();
+            long now = ToolClock.nanoTime();
             ir = readLatency.getIntervalHistogram(ir);
             iw = writeLatency.getIntervalHistogram(iw);
             allReads.add(ir);
@@ -160,9 +161,9 @@ public final class TypedStressRun {
         try {
             while (!stop.get()) {
                 if (measuring && remaining.getAndDecrement() <= 0) break;
-                long began = System.nanoTime();
+                long began = ToolClock.nanoTime();
                 Step s = w.next(random);
-                long us = Math.min(MAX_LATENCY_US, (System.nanoTime() - began) / 1000);
+                long us = Math.min(MAX_LATENCY_US, (ToolClock.nanoTime() - began) / 1000);
                 if (!s.ok()) errors.incrementAndGet();
                 else if (s.read()) {
                     reads.incrementAndGet();
@@ -187,8 +188,8 @@ public final class TypedStressRun {
     }
 
     private void sleepUntil(long deadline, List<Thread> threads) throws InterruptedException {
-        while (System.nanoTime() < deadline && !allDone(threads) && failure == null)
-            Thread.sleep(Math.max(1, Math.min(20, (deadline - System.nanoTime()) / 1_000_000)));
+        while (ToolClock.nanoTime() < deadline && !allDone(threads) && failure == null)
+            Thread.sleep(Math.max(1, Math.min(20, (deadline - ToolClock.nanoTime()) / 1_000_000)));
     }
 
     private void say(String format, Object... args) {

@@ -97,6 +97,21 @@ public final class FastCcsProtocol implements ProtocolFactory {
         }
 
         @Override
+        public int unsettledCount() {
+            return partition.unsettledCount();
+        }
+
+        @Override
+        public long clientClocksAhead() {
+            return partition.metrics().clockAhead();
+        }
+
+        @Override
+        public String describeState() {
+            return " pending=" + partition.pendingCount() + " svc=" + partition.snapshot();
+        }
+
+        @Override
         public String toString() {
             return partition.toString();
         }
@@ -303,6 +318,11 @@ public final class FastCcsProtocol implements ProtocolFactory {
         @Override
         public int coordinator() {
             return txn.coordinator();
+        }
+
+        @Override
+        public List<Integer> participants() {
+            return txn.participants();
         }
 
         @Override

@@ -38,6 +38,11 @@ public interface WriteStep {
         return -1;
     }
 
+    /** The partitions the write touches, if the protocol names them from the start; else empty. */
+    default List<Integer> participants() {
+        return List.of();
+    }
+
     /** The commit's vector clock once committed, for protocols whose commits carry one; else null. */
     default VectorClock commitClock() {
         return null;

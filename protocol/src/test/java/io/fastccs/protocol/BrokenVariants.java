@@ -1,5 +1,7 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.protocols.FastCcsProtocol;
+import io.fastccs.protocol.spi.ProtocolSession;
 import java.util.EnumSet;
 import java.util.function.Consumer;
 
@@ -26,9 +28,9 @@ public final class BrokenVariants {
     }
 
     /** A hook for new client sessions that switches the bug on, if it is a client bug. */
-    public static Consumer<ClientSession> sessionHook(Bug bug) {
+    public static Consumer<ProtocolSession> sessionHook(Bug bug) {
         return session -> {
-            if (clientSide(bug)) session.withBugs(EnumSet.of(bug));
+            if (clientSide(bug)) ((FastCcsProtocol.Session) session).session().withBugs(EnumSet.of(bug));
         };
     }
 }

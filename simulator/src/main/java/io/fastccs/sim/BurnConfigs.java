@@ -1,5 +1,7 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.protocols.Protocols;
+import io.fastccs.protocol.spi.Capability;
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.primitives.Protocol;
@@ -16,7 +18,7 @@ public final class BurnConfigs {
     }
 
     public static SimConfig forSeed(long seed) {
-        return forSeed(seed, Protocol.FASTCCS);
+        return forSeed(seed, SimConfig.DEFAULT_PROTOCOL);
     }
 
     /**
@@ -48,7 +50,7 @@ public final class BurnConfigs {
      */
     private static double typedFraction(long seed, Protocol protocol) {
         SplittableRandom r = new SplittableRandom(seed ^ 0x2545F4914F6CDD1DL);
-        return protocol != Protocol.FASTCCS || r.nextBoolean() ? 0 : 0.2 + 0.3 * r.nextDouble();
+        return !Protocols.factory(protocol).has(Capability.COMMUTATIVE_OPERATIONS) || r.nextBoolean() ? 0 : 0.2 + 0.3 * r.nextDouble();
     }
 
     public static SimConfig forSeed(long seed, Protocol protocol) {
@@ -79,7 +81,7 @@ public final class BurnConfigs {
                 .transactions(1_000 + r.nextLong(2_000))
                 .fifo(r.nextBoolean())
                 .faults(!faults ? SimConfig.Faults.none()
-                        : protocol == Protocol.FASTCCS ? new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 2.0, 2 * timeoutMicros)
+                        : Protocols.factory(protocol).has(Capability.CRASH_RECOVERY) ? new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 2.0, 2 * timeoutMicros)
                         : new SimConfig.Faults(0.002, 0.005, timeoutMicros, 0.02, 0, 0))
                 .partition(partition)
                 .protocol(protocol)

@@ -5,9 +5,6 @@ import io.fastccs.protocol.primitives.KeyType;
 
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;
-import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.protocols.FastCcsProtocol;
-import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadResult;
@@ -15,7 +12,6 @@ import io.fastccs.protocol.spi.ReadStep;
 import io.fastccs.protocol.spi.WriteStep;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
@@ -52,7 +48,7 @@ final class ClientWorkload {
     private final SplittableRandom random, coordinatorRandom;
     private final KeyDistribution keySampler;
     private final ProtocolFactory protocol;
-    private final Consumer<ClientSession> sessionHook;
+    private final Consumer<ProtocolSession> sessionHook;
     private final Runnable onWorkloadEnd;
     private final SimClient[] clients;
     private final TypedKeys typedKeys;
@@ -63,7 +59,7 @@ final class ClientWorkload {
 
     ClientWorkload(SimConfig cfg, Topology topology, EventQueue events, SimPartitions partitions, FaultSchedule faults,
                    OutcomeQueries outcomes, HistoryLog history, SimKeys keys, SimStats stats, SplittableRandom random,
-                   SplittableRandom coordinatorRandom, ProtocolFactory protocol, Consumer<ClientSession> sessionHook,
+                   SplittableRandom coordinatorRandom, ProtocolFactory protocol, Consumer<ProtocolSession> sessionHook,
                    Runnable onWorkloadEnd) {
         this.cfg = cfg;
         this.topology = topology;
@@ -103,20 +99,11 @@ final class ClientWorkload {
                 + ", issued " + issued;
     }
 
-    /**
-     * A new causal session, logged in the history as {@code sessionId}. A FastCCS session is made here, so that the
-     * tests' hook can break it on purpose; the other protocols' come from their factory.
-     */
+    /** A new causal session from the protocol's factory, logged in the history as {@code sessionId}; the tests' hook may break it on purpose. */
     ProtocolSession newSession(long sessionId, long clientId) {
         long[] ids = {0};
-        ProtocolSession session;
-        if (protocol.protocol() == Protocol.FASTCCS) {
-            ClientSession s = new ClientSession(topology, clientId, VectorClock.zero(cfg.partitions()), 0, () -> ++ids[0]);
-            sessionHook.accept(s);
-            session = FastCcsProtocol.session(s);
-        } else {
-            session = protocol.newSession(topology, clientId, () -> ++ids[0]);
-        }
+        ProtocolSession session = protocol.newSession(topology, clientId, () -> ++ids[0]);
+        sessionHook.accept(session);
         history.openSession(sessionId);
         return session;
     }

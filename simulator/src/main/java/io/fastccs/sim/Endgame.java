@@ -5,7 +5,6 @@ import io.fastccs.protocol.primitives.KeyType;
 import io.fastccs.check.Op;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadStep;
@@ -106,8 +105,8 @@ final class Endgame {
     private void finalReads() {
         for (int i = 0; i < partitions.count(); i++) {
             PartitionServer server = partitions.partition(i);
-            if (server instanceof FastCcsProtocol.Server s && s.partition().unsettledCount() > 0)
-                stats.invariantViolations.add("partition " + s.self() + " still has " + s.partition().unsettledCount()
+            if (server != null && server.unsettledCount() > 0)
+                stats.invariantViolations.add("partition " + server.self() + " still has " + server.unsettledCount()
                         + " unsettled transactions after quiescence");
         }
         TreeSet<Long> written = new TreeSet<>();

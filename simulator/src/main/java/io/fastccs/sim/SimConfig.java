@@ -1,5 +1,8 @@
 package io.fastccs.sim;
 
+import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.protocol.protocols.Protocols;
+import io.fastccs.protocol.spi.Capability;
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.primitives.Protocol;
@@ -67,7 +70,7 @@ public record SimConfig(
 
         /** The fault mix of {@code sim --faults} for {@code protocol}: the standard one, minus what it cannot take. */
         public static Faults standardFor(Protocol protocol) {
-            return protocol == Protocol.FASTCCS ? standard() : withoutPartitionCrashes();
+            return Protocols.factory(protocol).has(Capability.CRASH_RECOVERY) ? standard() : withoutPartitionCrashes();
         }
 
         public boolean any() {
@@ -109,6 +112,8 @@ public record SimConfig(
 
     /** What a bare zipf means, in the simulator as in the stress tool. */
     public static final double DEFAULT_ZIPF_EXPONENT = KeyDistribution.Shape.DEFAULT_ZIPF_EXPONENT;
+    /** The protocol a run simulates unless told otherwise: the one this project builds. */
+    public static final Protocol DEFAULT_PROTOCOL = Protocol.FASTCCS;
 
     /** The keys the clients draw: {@link #distribution()} over 1..{@link #keys()}. */
     public KeyDistribution keyDistribution() {
@@ -121,7 +126,7 @@ public record SimConfig(
                 + " write-fraction=" + writeFraction + " value-size=" + valueSize + " keys=" + keys + " dist=" + distribution
                 + (distribution == KeyDistribution.Shape.ZIPF && zipfExponent != DEFAULT_ZIPF_EXPONENT ? " zipf-exponent=" + zipfExponent : "")
                 + " txns=" + transactions + " links=" + (fifo ? "fifo" : "reordering") + " faults=" + (faults.any() ? faults : "none")
-                + (protocol == Protocol.FASTCCS ? "" : " protocol=" + protocol.word())
+                + (protocol == DEFAULT_PROTOCOL ? "" : " protocol=" + protocol.word())
                 + (maxClockSkewMicros == 0 ? "" : " clock-skew=" + maxClockSkewMicros + "us")
                 + (typedFraction == 0 ? "" : " typed=" + typedFraction)
                 + (partitions > partition.stabilizationFanout() + 1 ? " stabilization-tree-fanout=" + partition.stabilizationFanout() : "");
@@ -143,7 +148,7 @@ public record SimConfig(
         private double bandwidthBitsPerMicro = 1000; // 1 Gb/s
         private Faults faults = Faults.none();
         private PartitionConfig partition;
-        private Protocol protocol = Protocol.FASTCCS;
+        private Protocol protocol = DEFAULT_PROTOCOL;
         private long maxClockSkewMicros;
         private double typedFraction;
 
@@ -181,10 +186,11 @@ public record SimConfig(
             if (transactions < 1) throw new IllegalArgumentException("transactions must be positive");
             if (maxClockSkewMicros < 0) throw new IllegalArgumentException("clock skew must be >= 0");
             if (typedFraction < 0 || typedFraction > 1) throw new IllegalArgumentException("typed fraction must be in [0,1]");
-            if (typedFraction > 0 && protocol != Protocol.FASTCCS)
+            ProtocolFactory factory = Protocols.factory(protocol);
+            if (typedFraction > 0 && !factory.has(Capability.COMMUTATIVE_OPERATIONS))
                 throw new IllegalArgumentException(protocol.word() + " has no commutative operations (typed keys are FastCCS's)");
-            // The other protocols keep their state in memory: a crashed partition would come back empty.
-            if (protocol != Protocol.FASTCCS && faults.partitionCrashesPerSecond() > 0)
+            // A protocol without crash recovery keeps its state in memory: a crashed partition would come back empty.
+            if (!factory.has(Capability.CRASH_RECOVERY) && faults.partitionCrashesPerSecond() > 0)
                 throw new IllegalArgumentException(protocol.word() + " keeps its partitions' state in memory, so the simulator"
                         + " runs it with message loss, delay spikes, client crashes and reordering but no partition crashes"
                         + " (docs/design/four-protocols.md, \"What the simulator does not do for the other three"

@@ -1,11 +1,9 @@
 package io.fastccs.sim;
 
 import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
 import io.fastccs.check.TccChecker;
-import io.fastccs.protocol.PartitionMetrics;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,22 +15,19 @@ public final class SimResult {
     private final long seed;
     private final History history;
     private final SimStats stats;
-    private final List<PartitionMetrics> partitionMetrics;
     private CheckResult check;
 
-    SimResult(SimConfig config, long seed, History history, SimStats stats, List<PartitionMetrics> partitionMetrics) {
+    SimResult(SimConfig config, long seed, History history, SimStats stats) {
         this.config = config;
         this.seed = seed;
         this.history = history;
         this.stats = stats;
-        this.partitionMetrics = List.copyOf(partitionMetrics);
     }
 
     public SimConfig config() { return config; }
     public long seed() { return seed; }
     public History history() { return history; }
     public SimStats stats() { return stats; }
-    public List<PartitionMetrics> partitionMetrics() { return partitionMetrics; }
 
     /** The TCC checker's verdict on the history (computed once). */
     public CheckResult check() {
@@ -78,7 +73,7 @@ public final class SimResult {
         if (!c.fifo()) sb.append(" --reorder");
         if (c.faults().any()) sb.append(" --faults");
         if (replicated) sb.append(" --replicated");
-        if (c.protocol() != Protocol.FASTCCS) sb.append(" --protocol ").append(c.protocol().word());
+        if (c.protocol() != SimConfig.DEFAULT_PROTOCOL) sb.append(" --protocol ").append(c.protocol().word());
         return sb.toString();
     }
 

@@ -1,18 +1,15 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.protocols.FastCcsProtocol;
+import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.check.History;
-import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.Partition;
-import io.fastccs.protocol.PartitionMetrics;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.HashTopology;
 import io.fastccs.protocol.messages.Outcome;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -57,15 +54,14 @@ public final class Simulation {
     }
 
     /** @param sessionHook applied to every new client session; tests use it to break the client on purpose */
-    public Simulation(SimConfig cfg, long seed, Consumer<ClientSession> sessionHook) {
+    public Simulation(SimConfig cfg, long seed, Consumer<ProtocolSession> sessionHook) {
         this(cfg, seed, Protocols.factory(cfg.protocol()), sessionHook);
     }
 
     /**
      * A simulation of {@code protocol}'s partitions and sessions (a broken variant, in the tests that show it caught).
-     * {@code sessionHook} applies to FastCCS sessions only.
      */
-    public Simulation(SimConfig cfg, long seed, ProtocolFactory protocol, Consumer<ClientSession> sessionHook) {
+    public Simulation(SimConfig cfg, long seed, ProtocolFactory protocol, Consumer<ProtocolSession> sessionHook) {
         if (protocol.protocol() != cfg.protocol())
             throw new IllegalArgumentException("a " + protocol.protocol().word() + " factory for a " + cfg.protocol().word() + " run");
         this.cfg = cfg;
@@ -153,25 +149,23 @@ public final class Simulation {
                 if (r.write && r.outcome == Outcome.UNDECIDED) {
                     if (undecided++ < 5)
                         sb.append("\n  undecided write ").append(r.txnId).append(r.transaction == null ? " (never started)"
-                                : " " + r.transaction.txnId() + (r.transaction instanceof FastCcsProtocol.Write w ? " coordinator "
-                                + w.txn().coordinator() + " participants " + w.txn().participants() : "")
+                                : " " + r.transaction.txnId() + (r.transaction.coordinator() >= 0 ? " coordinator "
+                                + r.transaction.coordinator() + " participants " + r.transaction.participants() : "")
                                 + " known outcome " + r.transaction.outcome());
                 }
         sb.append(", writes without outcome ").append(undecided).append(", final reads ").append(endgame.finalValues().size());
         for (int p = 0; p < partitions.count(); p++) {
             PartitionServer server = partitions.partition(p);
             sb.append("\n  partition ").append(p).append(partitions.isDown(p) ? " DOWN" : server == null ? " null" : " " + server
-                    + (server instanceof FastCcsProtocol.Server s ? " pending=" + s.partition().pendingCount() + " svc=" + s.partition().snapshot() : ""));
+                    + server.describeState());
         }
         return sb.toString();
     }
 
     private SimResult finish() {
         long clockAhead = 0;
-        List<PartitionMetrics> metrics = new ArrayList<>();
         for (int p = 0; p < partitions.count(); p++)
-            if (partitions.partition(p) instanceof FastCcsProtocol.Server s) metrics.add(s.partition().metrics());
-        for (PartitionMetrics m : metrics) clockAhead += m.clockAhead();
+            if (partitions.partition(p) != null) clockAhead += partitions.partition(p).clientClocksAhead();
         History h = SimVerifier.verify(history, endgame.finalValues(), protocol.arbitration(), clockAhead, stats.invariantViolations);
         for (int p = 0; p < partitions.count(); p++) stats.versionsStored += partitions.store(p).versionCount();
         for (int p = 0; p < partitions.count(); p++) {
@@ -182,6 +176,6 @@ public final class Simulation {
         }
         stats.workloadMicros = workload.endedAt();
         stats.totalMicros = events.now();
-        return new SimResult(cfg, seed, h, stats, metrics);
+        return new SimResult(cfg, seed, h, stats);
     }
 }

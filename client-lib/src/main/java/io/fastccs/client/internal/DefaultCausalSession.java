@@ -11,7 +11,7 @@ import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.protocols.FastCcsProtocol;
+import io.fastccs.protocol.spi.CausalContext;
 import io.fastccs.protocol.spi.ProtocolSession;
 
 import java.time.Duration;
@@ -83,7 +83,7 @@ final class DefaultCausalSession implements CausalSession {
 
     @Override
     public WriteBuilder newWrite() {
-        return new DefaultWriteBuilder(client.validator(), client.config().protocol(), this::writeOperations);
+        return new DefaultWriteBuilder(client.validator(), client.protocolFactory(), this::writeOperations);
     }
 
     /** Runs a {@link WriteBuilder}'s operations, checked as they were added, as one transaction. */
@@ -181,16 +181,16 @@ final class DefaultCausalSession implements CausalSession {
         }
     }
 
-    /** @throws UnsupportedOperationException unless the client speaks FastCCS (see {@link CausalSession#exportToken()}) */
+    /** @throws UnsupportedOperationException unless the protocol has causal tokens (see {@link CausalSession#exportToken()}) */
     @Override
     public CausalToken exportToken() {
-        if (!(protocol instanceof FastCcsProtocol.Session fastccs)) throw noTokens(client.config().protocol());
         synchronized (this) {
-            return CausalToken.of(fastccs.session().clock().toArray(), fastccs.session().time(), ringFingerprint);
+            CausalContext context = protocol.causalContext().orElseThrow(() -> noTokens(client.config().protocol()));
+            return CausalToken.of(context.clock().toArray(), context.commitTime(), ringFingerprint);
         }
     }
 
-    /** Why a client of {@code protocol}, not FastCCS, has no causal tokens. */
+    /** Why a client of {@code protocol}, one without causal tokens, cannot export or resume sessions. */
     static UnsupportedOperationException noTokens(Protocol protocol) {
         return new UnsupportedOperationException("causal tokens are FastCCS's (a vector clock); this client speaks "
                 + protocol.word() + ", whose sessions cannot be exported or resumed");
@@ -213,8 +213,8 @@ final class DefaultCausalSession implements CausalSession {
     @Override
     public String toString() {
         synchronized (this) {
-            String context = protocol instanceof FastCcsProtocol.Session fastccs ? "clock=" + fastccs.session().clock()
-                    : "protocol=" + client.config().protocol().word();
+            String context = protocol.causalContext().map(c -> "clock=" + c.clock())
+                    .orElse("protocol=" + client.config().protocol().word());
             return "CausalSession[" + context + (unconfirmedWrite != null ? ", in doubt" : "") + "]";
         }
     }

@@ -7,8 +7,9 @@ import io.fastccs.client.FastCcsClient;
 import io.fastccs.client.InvalidRequestException;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.protocols.Protocols;
+import io.fastccs.protocol.spi.Capability;
+import io.fastccs.protocol.spi.CausalContext;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.ring.TokenRing;
@@ -103,6 +104,11 @@ public final class DefaultFastCcsClient implements FastCcsClient {
         if (closing) throw new IllegalStateException("the FastCCS client is closed");
     }
 
+    /** The protocol the client speaks. */
+    ProtocolFactory protocolFactory() {
+        return protocol;
+    }
+
     @Override
     public CausalSession session() {
         checkOpen();
@@ -110,19 +116,19 @@ public final class DefaultFastCcsClient implements FastCcsClient {
         return newSession(protocol.newSession(cluster.partitioning(), nextSessionId(), ids::next));
     }
 
-    /** @throws UnsupportedOperationException unless the client speaks FastCCS, whose context a token carries */
+    /** @throws UnsupportedOperationException unless the client's protocol has causal tokens */
     @Override
     public CausalSession session(CausalToken token) {
         checkOpen();
-        if (config.protocol() != Protocol.FASTCCS) throw DefaultCausalSession.noTokens(config.protocol());
+        if (!protocol.has(Capability.CAUSAL_TOKENS)) throw DefaultCausalSession.noTokens(config.protocol());
         TokenRing ring = cluster.partitioning();
         if (token.partitions() != ring.partitions() || token.ringFingerprint() != ring.fingerprint())
             throw new InvalidRequestException("the causal token belongs to another cluster: " + token.partitions()
                     + " partitions, ring fingerprint " + Long.toHexString(token.ringFingerprint()) + "; this cluster has "
                     + ring.partitions() + " partitions, fingerprint " + Long.toHexString(ring.fingerprint()));
         RequestIds ids = cluster.requestIds();
-        return newSession(FastCcsProtocol.resume(ring, nextSessionId(), VectorClock.of(token.clock()), token.commitTime(),
-                ids::next));
+        return newSession(protocol.resume(ring, nextSessionId(), new CausalContext(VectorClock.of(token.clock()),
+                token.commitTime()), ids::next));
     }
 
     private long nextSessionId() {

@@ -8,6 +8,8 @@ import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.typed.Operands;
 import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.protocol.spi.Capability;
+import io.fastccs.protocol.spi.ProtocolFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -26,17 +28,19 @@ final class DefaultWriteBuilder implements WriteBuilder {
 
     private final InputValidator validator;
     private final Protocol protocol;
+    private final boolean commutativeOperations;
     private final Function<List<KeyValue>, CompletionStage<WriteResult>> run;
     private final Map<Key, KeyValue> operations = new LinkedHashMap<>();
     private boolean executed;
 
     /**
-     * @param protocol the protocol the client speaks: only FastCCS has commutative operations
+     * @param protocol the protocol the client speaks: commutative operations only if it has them
      * @param run      runs the operations as one transaction of the session
      */
-    DefaultWriteBuilder(InputValidator validator, Protocol protocol, Function<List<KeyValue>, CompletionStage<WriteResult>> run) {
+    DefaultWriteBuilder(InputValidator validator, ProtocolFactory protocol, Function<List<KeyValue>, CompletionStage<WriteResult>> run) {
         this.validator = validator;
-        this.protocol = protocol;
+        this.protocol = protocol.protocol();
+        this.commutativeOperations = protocol.has(Capability.COMMUTATIVE_OPERATIONS);
         this.run = run;
     }
 
@@ -135,7 +139,7 @@ final class DefaultWriteBuilder implements WriteBuilder {
     /** The key of a commutative operation, once the client may send one. */
     private Key typedKey(byte[] key, WriteKind kind) {
         checkNotExecuted();
-        if (protocol != Protocol.FASTCCS)
+        if (!commutativeOperations)
             throw new UnsupportedOperationException(word(kind) + " is a commutative operation, and those are FastCCS's; "
                     + "this client speaks " + protocol.word() + ", which has puts only");
         return validator.operationKey(copy(key));

@@ -9,14 +9,12 @@ import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.protocols.FastCcsProtocol;
 import io.fastccs.protocol.spi.WriteStep;
 
 import java.util.ArrayList;
@@ -165,9 +163,9 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
 
     private void settle(int lastPartition) {
         if (txn.isConfirmed()) {
-            long[] clock = clockArray(txn.commitStamp());
+            long[] clock = clockArray(txn);
             finish(new DefaultWriteResult(txn.txnId().toString(), writes.size(),
-                    partitionsOwning(keys()), clock != null ? clock : new long[0], commitTime(txn.commitStamp())));
+                    partitionsOwning(keys()), clock != null ? clock : new long[0], txn.commitTime()));
             return;
         }
         ErrorReply refusal = txn.failure();
@@ -268,8 +266,8 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         String id = txn.txnId().toString();
         WriteTimeoutException e = new WriteTimeoutException("write " + id + " was not confirmed by every participant ("
                 + lostTrackCause.getMessage() + "); " + answer, known, id, coordinator(),
-                known == WriteOutcome.COMMITTED_UNCONFIRMED ? clockArray(txn.commitStamp()) : null,
-                known == WriteOutcome.COMMITTED_UNCONFIRMED ? commitTime(txn.commitStamp()) : 0, lostTrackCause);
+                known == WriteOutcome.COMMITTED_UNCONFIRMED ? clockArray(txn) : null,
+                known == WriteOutcome.COMMITTED_UNCONFIRMED ? txn.commitTime() : 0, lostTrackCause);
         if (known != WriteOutcome.ABORTED) {
             metrics.writeUnconfirmed();
             session.markInDoubt(e);
@@ -277,21 +275,16 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         finish(e);
     }
 
-    /** The partition that decides the outcome: FastCCS's coordinator, else the one asked for it; -1 if unknown. */
+    /** The partition that decides the outcome: the write's coordinator if it names one, else the one asked; -1 if unknown. */
     private int coordinator() {
-        if (txn instanceof FastCcsProtocol.Write w) return w.txn().coordinator();
-        return queried;
+        return txn.coordinator() >= 0 ? txn.coordinator() : queried;
     }
 
-    /** A FastCCS commit clock as an array; null for none or for another protocol's commit stamp. */
-    private static long[] clockArray(Object stamp) {
-        return stamp instanceof CommitOrder commit ? commit.clock().toArray() : null;
+    /** The write's commit clock as an array; null for none or for a protocol whose commits carry none. */
+    private static long[] clockArray(WriteStep txn) {
+        return txn.commitClock() == null ? null : txn.commitClock().toArray();
     }
 
-    /** A FastCCS commit time; 0 for none or for another protocol's commit stamp. */
-    private static long commitTime(Object stamp) {
-        return stamp instanceof CommitOrder commit ? commit.time() : 0;
-    }
 
     @Override
     void finish(Object writeResultOrFailure) {

@@ -6,6 +6,7 @@ import io.fastccs.client.WriteResult;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.typed.Operands;
 import io.fastccs.protocol.primitives.WriteKind;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class DefaultWriteBuilderTest {
     }
 
     private WriteBuilder builder(Protocol protocol) {
-        return new DefaultWriteBuilder(validator, protocol, ops -> {
+        return new DefaultWriteBuilder(validator, Protocols.factory(protocol), ops -> {
             ran = ops;
             return CompletableFuture.<WriteResult>completedFuture(null);
         });

@@ -4,9 +4,9 @@ import static io.fastccs.protocol.messages.Payloads.*;
 
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ProtocolPeerMessage;
-import io.fastccs.protocol.messages.ProtocolRequest;
-import io.fastccs.protocol.messages.ProtocolResponse;
+import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 
@@ -42,7 +42,7 @@ public final class EigerMessages {
     // ---------------------------------------------------------------- client -> partition
 
     /** Round one of a read-only transaction. */
-    public record Read1(long requestId, long clock, List<Key> keys) implements ProtocolRequest {
+    public record Read1(long requestId, long clock, List<Key> keys) implements ClientRequest {
         @Override
         public boolean onlyReads() {
             return true;
@@ -59,7 +59,7 @@ public final class EigerMessages {
     }
 
     /** Round two: the keys at effective time {@code time}. */
-    public record ReadAt(long requestId, long clock, List<Key> keys, long time) implements ProtocolRequest {
+    public record ReadAt(long requestId, long clock, List<Key> keys, long time) implements ClientRequest {
         @Override
         public boolean onlyReads() {
             return true;
@@ -77,7 +77,7 @@ public final class EigerMessages {
 
     /** A write-only transaction's writes for a cohort (a participant that is not the coordinator). */
     public record CohortWrite(long requestId, long clock, TxnId txnId, int coordinator, Key coordKey, List<KeyValue> writes)
-            implements ProtocolRequest {
+            implements ClientRequest {
         public CohortWrite {
             writes = List.copyOf(writes);
         }
@@ -93,7 +93,7 @@ public final class EigerMessages {
      * dependency set.
      */
     public record CoordWrite(long requestId, long clock, TxnId txnId, Key coordKey, List<KeyValue> writes,
-                             List<Integer> participants, List<Dep> deps) implements ProtocolRequest {
+                             List<Integer> participants, List<Dep> deps) implements ClientRequest {
         public CoordWrite {
             writes = List.copyOf(writes);
             participants = List.copyOf(participants);
@@ -107,7 +107,7 @@ public final class EigerMessages {
     }
 
     /** Asks a transaction's coordinator partition for its outcome. */
-    public record OutcomeQuery(long requestId, long clock, TxnId txnId) implements ProtocolRequest {
+    public record OutcomeQuery(long requestId, long clock, TxnId txnId) implements ClientRequest {
     }
 
     // ---------------------------------------------------------------- partition -> client
@@ -118,7 +118,7 @@ public final class EigerMessages {
      * @param checkedCoordinator the partition held the answer for a CheckTxn (Eiger's third round)
      */
     public record ReadReply(long requestId, long clock, List<KeyVersion> values, boolean checkedCoordinator)
-            implements ProtocolResponse {
+            implements ClientResponse {
         public ReadReply {
             values = List.copyOf(values);
         }
@@ -132,40 +132,40 @@ public final class EigerMessages {
     }
 
     /** A cohort's acknowledgement of its writes (marked pending, vote sent); the coordinator's reply decides. */
-    public record WriteAck(long requestId, long clock) implements ProtocolResponse {
+    public record WriteAck(long requestId, long clock) implements ClientResponse {
     }
 
     /** The coordinator's answer to a write: COMMITTED with its stamp, or ABORTED (stamp 0). */
-    public record WriteReply(long requestId, long clock, Outcome outcome, long stamp) implements ProtocolResponse {
+    public record WriteReply(long requestId, long clock, Outcome outcome, long stamp) implements ClientResponse {
     }
 
     /** The answer to an {@link OutcomeQuery}; stamp 0 unless COMMITTED. */
-    public record OutcomeReply(long requestId, long clock, Outcome outcome, long stamp) implements ProtocolResponse {
+    public record OutcomeReply(long requestId, long clock, Outcome outcome, long stamp) implements ClientResponse {
     }
 
     // ---------------------------------------------------------------- partition -> partition
 
     /** A cohort marked its keys pending at {@code pendingTime} and votes yes. */
-    public record YesVote(long clock, TxnId txnId, long pendingTime) implements ProtocolPeerMessage {
+    public record YesVote(long clock, TxnId txnId, long pendingTime) implements PeerMessage {
     }
 
     /** The coordinator committed at {@code commitTime}. */
-    public record Commit(long clock, TxnId txnId, long commitTime) implements ProtocolPeerMessage {
+    public record Commit(long clock, TxnId txnId, long commitTime) implements PeerMessage {
     }
 
     /** The coordinator aborted (a vote did not arrive in time, or it presumed abort). */
-    public record Abort(long clock, TxnId txnId) implements ProtocolPeerMessage {
+    public record Abort(long clock, TxnId txnId) implements PeerMessage {
     }
 
     /** A cohort applied a commit. */
-    public record Ack(long clock, TxnId txnId) implements ProtocolPeerMessage {
+    public record Ack(long clock, TxnId txnId) implements PeerMessage {
     }
 
     /**
      * A cohort asks the coordinator about pending transactions: for a read at {@code time}, or ({@code time} = -1)
      * because the transactions stayed pending past the transaction timeout.
      */
-    public record CheckTxn(long clock, List<TxnId> txnIds, long time) implements ProtocolPeerMessage {
+    public record CheckTxn(long clock, List<TxnId> txnIds, long time) implements PeerMessage {
         public CheckTxn {
             txnIds = List.copyOf(txnIds);
         }
@@ -178,7 +178,7 @@ public final class EigerMessages {
     public record TxnStatus(TxnId txnId, Outcome outcome, long commitTime) {
     }
 
-    public record CheckTxnReply(long clock, List<TxnStatus> statuses) implements ProtocolPeerMessage {
+    public record CheckTxnReply(long clock, List<TxnStatus> statuses) implements PeerMessage {
         public CheckTxnReply {
             statuses = List.copyOf(statuses);
         }

@@ -6,6 +6,7 @@ import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.protocol.spi.Capability;
 import io.fastccs.protocol.spi.ProtocolFactory;
 
 import java.util.Comparator;
@@ -33,6 +34,12 @@ public final class EigerProtocol implements ProtocolFactory {
     @Override
     public Protocol protocol() {
         return Protocol.EIGER;
+    }
+
+    /** Reads and puts only, its partitions' state in memory, one node per partition. */
+    @Override
+    public Set<Capability> capabilities() {
+        return Set.of();
     }
 
     @Override

@@ -3,8 +3,8 @@ package io.fastccs.protocol.eventual;
 import static io.fastccs.protocol.messages.Payloads.*;
 
 import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.ProtocolRequest;
-import io.fastccs.protocol.messages.ProtocolResponse;
+import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
@@ -17,7 +17,7 @@ public final class EventualMessages {
     }
 
     /** Read the newest value of each key. */
-    public record Read(long requestId, List<Key> keys) implements ProtocolRequest {
+    public record Read(long requestId, List<Key> keys) implements ClientRequest {
         @Override
         public boolean onlyReads() {
             return true;
@@ -30,7 +30,7 @@ public final class EventualMessages {
     }
 
     /** The values, each with its stamp's time as the version; {@code time} is the partition's Lamport time. */
-    public record ReadAnswer(long requestId, List<ReadValue> values, long time) implements ProtocolResponse {
+    public record ReadAnswer(long requestId, List<ReadValue> values, long time) implements ClientResponse {
         @Override
         public long payloadBytes() {
             return readValuesPayload(values);
@@ -38,7 +38,7 @@ public final class EventualMessages {
     }
 
     /** Apply these writes at once, unless a write with a later stamp is already there. */
-    public record Write(long requestId, TxnId txnId, EventualStamp stamp, List<KeyValue> writes) implements ProtocolRequest {
+    public record Write(long requestId, TxnId txnId, EventualStamp stamp, List<KeyValue> writes) implements ClientRequest {
         @Override
         public long payloadBytes() {
             return writesPayload(writes);
@@ -46,6 +46,6 @@ public final class EventualMessages {
     }
 
     /** The writes are applied; {@code time} is the partition's Lamport time. */
-    public record WriteAnswer(long requestId, long time) implements ProtocolResponse {
+    public record WriteAnswer(long requestId, long time) implements ClientResponse {
     }
 }

@@ -7,10 +7,12 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.protocol.spi.Capability;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 
 import java.util.Comparator;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,6 +23,12 @@ public final class EventualProtocol implements ProtocolFactory {
     @Override
     public Protocol protocol() {
         return Protocol.EVENTUAL;
+    }
+
+    /** Reads and puts only, its partitions' state in memory, one node per partition. */
+    @Override
+    public Set<Capability> capabilities() {
+        return Set.of();
     }
 
     @Override

@@ -1,8 +1,11 @@
 package io.fastccs.protocol.messages;
 
 /** A request from a client to one partition; the response echoes {@link #requestId()}. */
-public sealed interface ClientRequest extends Message
-        permits FirstRoundRead, SecondRoundRead, WriteRequest, OutcomeQuery, CompactFirstRoundRead, CompactSecondRoundRead,
-        CompactWriteRequest, ProtocolRequest {
+public interface ClientRequest extends Message {
     long requestId();
+
+    /** Whether the request only reads (a read round, a start round): nodes check read permission for it, write otherwise. */
+    default boolean onlyReads() {
+        return false;
+    }
 }

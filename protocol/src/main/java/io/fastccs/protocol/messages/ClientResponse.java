@@ -1,7 +1,6 @@
 package io.fastccs.protocol.messages;
 
-/** A partition's answer to a {@link ClientRequest} with the same request id. */
-public sealed interface ClientResponse extends Message permits ReadReply, WriteReply, OutcomeReply, ErrorReply,
-        CompactReadReply, CompactWriteReply, ProtocolResponse {
+/** A partition's answer to a {@link ClientRequest} with the same request id; errors are {@link ErrorReply}. */
+public interface ClientResponse extends Message {
     long requestId();
 }

@@ -9,4 +9,14 @@ public record CompactFirstRoundRead(long requestId, List<Key> keys, BasedClock c
     public CompactFirstRoundRead {
         keys = List.copyOf(keys);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.keysPayload(keys);
+    }
+
+    @Override
+    public boolean onlyReads() {
+        return true;
+    }
 }

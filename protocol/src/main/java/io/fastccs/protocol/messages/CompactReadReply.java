@@ -18,4 +18,9 @@ public record CompactReadReply(long requestId, List<ReadValue> values, ClockDiff
         values = List.copyOf(values);
         waiting = List.copyOf(waiting);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.readValuesPayload(values);
+    }
 }

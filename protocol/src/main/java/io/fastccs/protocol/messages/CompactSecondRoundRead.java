@@ -10,4 +10,14 @@ public record CompactSecondRoundRead(long requestId, List<Key> keys, BasedClock 
     public CompactSecondRoundRead {
         keys = List.copyOf(keys);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.keysPayload(keys);
+    }
+
+    @Override
+    public boolean onlyReads() {
+        return true;
+    }
 }

@@ -11,4 +11,9 @@ public record CompactWriteRequest(long requestId, TxnId txnId, int coordinator, 
         participants = List.copyOf(participants);
         writes = List.copyOf(writes);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.writesPayload(writes);
+    }
 }

@@ -13,4 +13,14 @@ public record FirstRoundRead(long requestId, List<Key> keys, VectorClock clock) 
     public FirstRoundRead {
         keys = List.copyOf(keys);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.keysPayload(keys);
+    }
+
+    @Override
+    public boolean onlyReads() {
+        return true;
+    }
 }

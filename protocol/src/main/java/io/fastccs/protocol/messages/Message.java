@@ -1,9 +1,18 @@
 package io.fastccs.protocol.messages;
 
 /**
- * The root of every message on the FastCCS port, of all four protocols: client requests, their responses,
- * partition-to-partition messages and the transport's control messages. The protocols other than FastCCS extend the
- * first three through {@link ProtocolRequest}, {@link ProtocolResponse} and {@link ProtocolPeerMessage}.
+ * Every message of every protocol: client requests, their responses, messages between partitions, and the
+ * connection's control messages. No protocol seals these types: each protocol's messages are records of its own that
+ * implement them, and the wire codec finds each protocol's mapping by the protocol's name.
  */
-public sealed interface Message permits ClientRequest, ClientResponse, PeerMessage, ControlMessage {
+public interface Message {
+    /** Bytes of keys and values among its encoded bytes; the rest is metadata (all of it, for most messages). */
+    default long payloadBytes() {
+        return 0;
+    }
+
+    /** Whether the message is stabilization (a partition telling others how far it has settled), for the measurements. */
+    default boolean isStabilization() {
+        return false;
+    }
 }

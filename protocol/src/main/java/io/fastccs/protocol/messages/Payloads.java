@@ -4,7 +4,7 @@ import io.fastccs.protocol.primitives.Key;
 
 import java.util.List;
 
-/** The bytes of keys and values the other protocols' messages carry ({@link ProtocolMessage#payloadBytes()}). */
+/** The bytes of keys and values messages carry ({@link Message#payloadBytes()}). */
 public final class Payloads {
     private Payloads() {
     }

@@ -36,4 +36,9 @@ public record ReadReply(long requestId, List<ReadValue> values, VectorClock snap
                      long maxCommitTime, long serverTime, List<WaitingVersion> waiting, boolean waitingComplete) {
         this(requestId, values, snapshot, maxCommitClock, maxCommitTime, serverTime, waiting, waitingComplete, 0);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.readValuesPayload(values);
+    }
 }

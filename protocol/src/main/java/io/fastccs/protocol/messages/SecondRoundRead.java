@@ -18,4 +18,14 @@ public record SecondRoundRead(long requestId, List<Key> keys, VectorClock clock,
     public SecondRoundRead {
         keys = List.copyOf(keys);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.keysPayload(keys);
+    }
+
+    @Override
+    public boolean onlyReads() {
+        return true;
+    }
 }

@@ -4,4 +4,8 @@ package io.fastccs.protocol.messages;
  * Stabilization (section 3.3.3): partition {@code from} has settled every sequence number up to {@code settled}.
  */
 public record Stabilize(int from, long settled) implements PeerMessage {
+    @Override
+    public boolean isStabilization() {
+        return true;
+    }
 }

@@ -19,4 +19,9 @@ public record StabilizeDown(int from, List<Settled> entries, long epoch, boolean
     public StabilizeDown(int from, List<Settled> entries) {
         this(from, entries, 0, false);
     }
+
+    @Override
+    public boolean isStabilization() {
+        return true;
+    }
 }

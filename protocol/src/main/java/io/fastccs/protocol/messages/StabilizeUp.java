@@ -17,4 +17,9 @@ public record StabilizeUp(int from, List<Settled> entries, long epoch) implement
     public StabilizeUp(int from, List<Settled> entries) {
         this(from, entries, 0);
     }
+
+    @Override
+    public boolean isStabilization() {
+        return true;
+    }
 }

@@ -18,4 +18,9 @@ public record WriteRequest(long requestId, TxnId txnId, int coordinator, List<In
         participants = List.copyOf(participants);
         writes = List.copyOf(writes);
     }
+
+    @Override
+    public long payloadBytes() {
+        return Payloads.writesPayload(writes);
+    }
 }

@@ -31,6 +31,8 @@ import io.fastccs.protocol.primitives.CommitOrder;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.protocol.spi.Capability;
+import io.fastccs.protocol.spi.CausalContext;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 import io.fastccs.protocol.spi.ReadResult;
@@ -41,6 +43,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -55,6 +60,11 @@ public final class FastCcsProtocol implements ProtocolFactory {
     @Override
     public Protocol protocol() {
         return Protocol.FASTCCS;
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.allOf(Capability.class);
     }
 
     /** A partition on a fresh in-memory store (the neutral path has no crash recovery). */
@@ -87,6 +97,21 @@ public final class FastCcsProtocol implements ProtocolFactory {
         }
 
         @Override
+        public int unsettledCount() {
+            return partition.unsettledCount();
+        }
+
+        @Override
+        public long clientClocksAhead() {
+            return partition.metrics().clockAhead();
+        }
+
+        @Override
+        public String describeState() {
+            return " pending=" + partition.pendingCount() + " svc=" + partition.snapshot();
+        }
+
+        @Override
         public String toString() {
             return partition.toString();
         }
@@ -95,6 +120,11 @@ public final class FastCcsProtocol implements ProtocolFactory {
     @Override
     public ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds) {
         return resume(topology, clientId, VectorClock.zero(topology.partitions()), 0, requestIds);
+    }
+
+    @Override
+    public ProtocolSession resume(Topology topology, long clientId, CausalContext context, LongSupplier requestIds) {
+        return resume(topology, clientId, context.clock(), context.commitTime(), requestIds);
     }
 
     /**
@@ -118,6 +148,11 @@ public final class FastCcsProtocol implements ProtocolFactory {
         @Override
         public long clientId() {
             return session.clientId();
+        }
+
+        @Override
+        public Optional<CausalContext> causalContext() {
+            return Optional.of(new CausalContext(session.clock(), session.time()));
         }
 
         @Override
@@ -278,6 +313,26 @@ public final class FastCcsProtocol implements ProtocolFactory {
         @Override
         public Object commitStamp() {
             return txn.commitClock() == null ? null : new CommitOrder(txn.commitTime(), txn.commitClock());
+        }
+
+        @Override
+        public int coordinator() {
+            return txn.coordinator();
+        }
+
+        @Override
+        public List<Integer> participants() {
+            return txn.participants();
+        }
+
+        @Override
+        public VectorClock commitClock() {
+            return txn.commitClock();
+        }
+
+        @Override
+        public long commitTime() {
+            return txn.commitClock() == null ? 0 : txn.commitTime();
         }
 
         @Override

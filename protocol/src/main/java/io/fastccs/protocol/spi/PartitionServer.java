@@ -23,4 +23,25 @@ public interface PartitionServer {
 
     /** Periodic work (stabilization, timeouts, applying, GC); hosts call it every few milliseconds. */
     void tick();
+
+    /**
+     * Writes this partition accepted and has not settled yet; once every client stopped and every message arrived, a
+     * correct partition has none. 0 for protocols that do not track them.
+     */
+    default int unsettledCount() {
+        return 0;
+    }
+
+    /**
+     * Requests whose client claimed to have seen more of this partition than it settled: an honest client never sends
+     * one, so a count above 0 means a buggy or hostile client. 0 for protocols that do not check.
+     */
+    default long clientClocksAhead() {
+        return 0;
+    }
+
+    /** A few words on the partition's state for a diagnosis (pending work, its snapshot), or nothing. */
+    default String describeState() {
+        return "";
+    }
 }

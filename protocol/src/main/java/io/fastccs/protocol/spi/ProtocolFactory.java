@@ -8,11 +8,19 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.api.WriteLog;
 
 import java.util.Comparator;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /** Makes one protocol's partitions and client sessions; the host knows nothing else of the protocol. */
 public interface ProtocolFactory {
     Protocol protocol();
+
+    /** What the protocol offers beyond reads and puts. */
+    Set<Capability> capabilities();
+
+    default boolean has(Capability capability) {
+        return capabilities().contains(capability);
+    }
 
     /**
      * Starts partition {@code self}. Timeouts and intervals come from {@code config} (its stabilization interval is
@@ -34,6 +42,15 @@ public interface ProtocolFactory {
      * @param requestIds request ids for the session's messages, unique per connection
      */
     ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds);
+
+    /**
+     * A new session that continues {@code context} (a causal token's) instead of starting from nothing.
+     *
+     * @throws UnsupportedOperationException unless the protocol has {@link Capability#CAUSAL_TOKENS}
+     */
+    default ProtocolSession resume(Topology topology, long clientId, CausalContext context, LongSupplier requestIds) {
+        throw new UnsupportedOperationException(protocol().word() + " has no causal tokens");
+    }
 
     /**
      * The order in which committed writes of one key win ({@link WriteStep#commitStamp()}): the newest in this order is

@@ -9,6 +9,7 @@ import io.fastccs.protocol.primitives.Key;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
@@ -17,6 +18,14 @@ import java.util.random.RandomGenerator;
  */
 public interface ProtocolSession {
     long clientId();
+
+    /**
+     * What the session has seen, as a causal token carries it; empty unless the protocol has
+     * {@link Capability#CAUSAL_TOKENS}.
+     */
+    default Optional<CausalContext> causalContext() {
+        return Optional.empty();
+    }
 
     /** A read-only transaction over distinct {@code keys}. */
     ReadStep read(Collection<Key> keys);

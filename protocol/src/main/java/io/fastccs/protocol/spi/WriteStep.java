@@ -5,6 +5,7 @@ import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.protocol.primitives.VectorClock;
 
 import java.util.Collection;
 import java.util.List;
@@ -31,6 +32,26 @@ public interface WriteStep {
      * Wren timestamp), compared with {@link ProtocolFactory#arbitration()}; null while unknown.
      */
     Object commitStamp();
+
+    /** The partition that decides the outcome, if the protocol names one from the start (a coordinator); else -1. */
+    default int coordinator() {
+        return -1;
+    }
+
+    /** The partitions the write touches, if the protocol names them from the start; else empty. */
+    default List<Integer> participants() {
+        return List.of();
+    }
+
+    /** The commit's vector clock once committed, for protocols whose commits carry one; else null. */
+    default VectorClock commitClock() {
+        return null;
+    }
+
+    /** The commit's time once committed, for protocols whose commits carry a vector clock; else 0. */
+    default long commitTime() {
+        return 0;
+    }
 
     /** Why it failed, or null. */
     ErrorReply failure();

@@ -4,9 +4,9 @@ import static io.fastccs.protocol.messages.Payloads.*;
 
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ProtocolPeerMessage;
-import io.fastccs.protocol.messages.ProtocolRequest;
-import io.fastccs.protocol.messages.ProtocolResponse;
+import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.protocol.messages.ClientResponse;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
@@ -25,7 +25,7 @@ public final class WrenMessages {
     // ---- client requests and responses ----
 
     /** START: the client's stable time; the partition answers with its GLST, at least {@code lst}. */
-    public record Start(long requestId, long lst) implements ProtocolRequest {
+    public record Start(long requestId, long lst) implements ClientRequest {
         @Override
         public boolean onlyReads() {
             return true;
@@ -33,11 +33,11 @@ public final class WrenMessages {
     }
 
     /** The snapshot time {@code lt} a transaction reads at (and the client's new stable time). */
-    public record StartReply(long requestId, long lt) implements ProtocolResponse {
+    public record StartReply(long requestId, long lt) implements ClientResponse {
     }
 
     /** READ: the newest version at or below {@code lt} of each key (all owned by the asked partition). */
-    public record Slice(long requestId, List<Key> keys, long lt) implements ProtocolRequest {
+    public record Slice(long requestId, List<Key> keys, long lt) implements ClientRequest {
         @Override
         public boolean onlyReads() {
             return true;
@@ -50,7 +50,7 @@ public final class WrenMessages {
     }
 
     /** One value per key asked, in the asked order; {@link ReadValue#sequence()} is the version's commit time. */
-    public record SliceReply(long requestId, List<ReadValue> values) implements ProtocolResponse {
+    public record SliceReply(long requestId, List<ReadValue> values) implements ClientResponse {
         @Override
         public long payloadBytes() {
             return readValuesPayload(values);
@@ -62,7 +62,7 @@ public final class WrenMessages {
      * highest write time. The coordinator forwards each participant its share.
      */
     public record CommitRequest(long requestId, TxnId txnId, long lt, long hwt, List<KeyValue> writes)
-            implements ProtocolRequest {
+            implements ClientRequest {
         @Override
         public long payloadBytes() {
             return writesPayload(writes);
@@ -70,17 +70,17 @@ public final class WrenMessages {
     }
 
     /** Asks the coordinator what became of a transaction; answered with a {@link CommitReply}. */
-    public record OutcomeRequest(long requestId, TxnId txnId) implements ProtocolRequest {
+    public record OutcomeRequest(long requestId, TxnId txnId) implements ClientRequest {
     }
 
     /** A transaction's outcome: COMMITTED with its commit time, ABORTED, or (to an outcome request) UNDECIDED. */
-    public record CommitReply(long requestId, TxnId txnId, Outcome outcome, long ct) implements ProtocolResponse {
+    public record CommitReply(long requestId, TxnId txnId, Outcome outcome, long ct) implements ClientResponse {
     }
 
     // ---- between partitions ----
 
     /** Coordinator to participant: prepare above {@code ht}. */
-    public record Prepare(TxnId txnId, long ht, List<KeyValue> writes) implements ProtocolPeerMessage {
+    public record Prepare(TxnId txnId, long ht, List<KeyValue> writes) implements PeerMessage {
         @Override
         public long payloadBytes() {
             return writesPayload(writes);
@@ -88,22 +88,26 @@ public final class WrenMessages {
     }
 
     /** Participant to coordinator: prepared at {@code pt}. */
-    public record PrepareReply(TxnId txnId, long pt) implements ProtocolPeerMessage {
+    public record PrepareReply(TxnId txnId, long pt) implements PeerMessage {
     }
 
     /** Coordinator to participant: committed at {@code ct}. */
-    public record Commit(TxnId txnId, long ct) implements ProtocolPeerMessage {
+    public record Commit(TxnId txnId, long ct) implements PeerMessage {
     }
 
     /** Coordinator to participant: aborted; drop the prepared writes. */
-    public record Abort(TxnId txnId) implements ProtocolPeerMessage {
+    public record Abort(TxnId txnId) implements PeerMessage {
     }
 
     /** Participant to coordinator, for a transaction prepared longer than the timeout: answer Commit or Abort. */
-    public record CheckTxn(TxnId txnId) implements ProtocolPeerMessage {
+    public record CheckTxn(TxnId txnId) implements PeerMessage {
     }
 
     /** STABILIZE: the sender's local stable time (its installed-up-to time VV). */
-    public record Lst(long lst) implements ProtocolPeerMessage {
+    public record Lst(long lst) implements PeerMessage {
+        @Override
+        public boolean isStabilization() {
+            return true;
+        }
     }
 }

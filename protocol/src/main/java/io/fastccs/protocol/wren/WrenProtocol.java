@@ -7,6 +7,7 @@ import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.api.WriteLog;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.protocol.spi.Capability;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.protocol.spi.ProtocolSession;
 
@@ -37,6 +38,12 @@ public final class WrenProtocol implements ProtocolFactory {
     @Override
     public Protocol protocol() {
         return Protocol.WREN;
+    }
+
+    /** Reads and puts only, its partitions' state in memory, one node per partition. */
+    @Override
+    public Set<Capability> capabilities() {
+        return Set.of();
     }
 
     @Override

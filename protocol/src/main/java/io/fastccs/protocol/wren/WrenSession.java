@@ -210,7 +210,8 @@ final class WrenSession implements ProtocolSession {
             this.coordinator = participants.get(random.nextInt(participants.size()));
         }
 
-        int coordinator() {
+        @Override
+        public int coordinator() {
             return coordinator;
         }
 

@@ -11,7 +11,6 @@ import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.KeyValue;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ProtocolMessage;
 import io.fastccs.protocol.messages.ReadValue;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.wren.WrenMessages;
@@ -59,7 +58,7 @@ class WireCodecSizeTest {
         System.out.println("wire size, other protocols (typical messages): frame + 4, of which keys and values");
         for (Message m : typicalOtherProtocolMessages()) {
             String name = m.getClass().getEnclosingClass().getSimpleName().replace("Messages", "") + "." + m.getClass().getSimpleName();
-            System.out.printf("  %-28s %8d B  payload %8d B%n", name, WireCodec.encodedSize(m) + 4, ((ProtocolMessage) m).payloadBytes());
+            System.out.printf("  %-28s %8d B  payload %8d B%n", name, WireCodec.encodedSize(m) + 4, m.payloadBytes());
         }
     }
 

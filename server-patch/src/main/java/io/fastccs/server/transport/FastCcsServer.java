@@ -5,15 +5,10 @@ import java.util.stream.Collectors;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.CompactFirstRoundRead;
-import io.fastccs.protocol.messages.CompactSecondRoundRead;
-import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Hello;
 import io.fastccs.protocol.messages.HelloReply;
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.ProtocolRequest;
 import io.fastccs.protocol.messages.RingRequest;
 import io.fastccs.protocol.wire.MalformedFrameException;
 import io.fastccs.server.node.InboundHandler;
@@ -355,9 +350,7 @@ public final class FastCcsServer implements AutoCloseable {
 
         /** Hands the request to the node if the principal may make it; asks the host off the event loop if unsure. */
         private void authorize(ChannelHandlerContext ctx, ClientRequest r) {
-            TransportSecurity.Access access = r instanceof FirstRoundRead || r instanceof SecondRoundRead
-                    || r instanceof CompactFirstRoundRead || r instanceof CompactSecondRoundRead
-                    || r instanceof ProtocolRequest p && p.onlyReads() ? TransportSecurity.Access.READ : TransportSecurity.Access.WRITE;
+            TransportSecurity.Access access = r.onlyReads() ? TransportSecurity.Access.READ : TransportSecurity.Access.WRITE;
             int a = access.ordinal();
             if (answered[a] && MonotonicClock.nanoTime() - answeredUntil[a] < 0) {
                 dispatch(ctx, r, denial[a]);

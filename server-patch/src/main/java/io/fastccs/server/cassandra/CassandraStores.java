@@ -2,7 +2,7 @@ package io.fastccs.server.cassandra;
 
 import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.storage.CassandraPartitionStore;
-import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.protocol.host.DurablePartitionStore;
 import io.fastccs.server.storage.LocalKeyspace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -18,7 +18,7 @@ import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.node.NodeClock;
 import io.fastccs.server.node.NodeSettings;
-import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.protocol.host.DurablePartitionStore;
 import io.fastccs.server.storage.ComparedWriteStore;
 import io.fastccs.server.wiring.NodeWiring;
 import org.apache.cassandra.config.DatabaseDescriptor;

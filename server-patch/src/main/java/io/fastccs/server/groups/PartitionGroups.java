@@ -13,7 +13,7 @@ import io.fastccs.server.node.InboundHandler;
 import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.RingView;
-import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.protocol.host.DurablePartitionStore;
 import io.fastccs.server.storage.GroupApplier;
 import io.fastccs.server.transport.FastCcsServer;
 import io.fastccs.server.transport.PeerLinks;

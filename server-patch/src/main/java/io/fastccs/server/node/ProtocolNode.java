@@ -1,5 +1,6 @@
 package io.fastccs.server.node;
 
+import io.fastccs.protocol.host.HeldMessages;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.messages.ClientRequest;

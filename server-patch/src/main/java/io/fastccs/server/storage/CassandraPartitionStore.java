@@ -1,5 +1,6 @@
 package io.fastccs.server.storage;
 
+import io.fastccs.protocol.host.DurablePartitionStore;
 import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;

@@ -9,7 +9,7 @@ import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.ProtocolNode;
 import io.fastccs.server.node.NodeSettings;
 import io.fastccs.server.node.RingView;
-import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.protocol.host.DurablePartitionStore;
 import io.fastccs.server.storage.DurableWriteLog;
 import io.fastccs.server.transport.FastCcsServer;
 import io.fastccs.server.transport.PeerLinks;

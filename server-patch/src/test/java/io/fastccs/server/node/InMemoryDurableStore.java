@@ -6,7 +6,7 @@ import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.server.storage.DurablePartitionStore;
+import io.fastccs.protocol.host.DurablePartitionStore;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

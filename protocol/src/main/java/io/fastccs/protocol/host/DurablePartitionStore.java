@@ -1,4 +1,4 @@
-package io.fastccs.server.storage;
+package io.fastccs.protocol.host;
 
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.api.PartitionStore;
@@ -11,8 +11,8 @@ import java.util.concurrent.Executor;
 /**
  * A {@link PartitionStore} whose writes become durable asynchronously, so one protocol thread can keep working
  * while the commit log syncs. Write methods return at once; reads (versions) see every write already made.
- * The node holds every message the partition sends after a write until {@link #whenDurable()} completes: that is
- * how "durable before the message leaves" (see {@code PeerSink}) holds with group commit.
+ * The {@link PartitionHost} holds every message the partition sends after a write until {@link #durableMark()} completes:
+ * that is how "durable before the message leaves" (see {@code PeerSink}) holds with group commit.
  */
 public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     /**
@@ -25,9 +25,21 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     /**
      * As {@link #whenDurable()}, but without hurrying the writes: they are handed over at the end of the step as
      * usual ({@link #endOfStep}), with the step's later writes. For a host inside a step: what it sends waits for this.
+     * The host asks before every message it sends, so a store should answer at once (a completed future, or the one it
+     * gave last) when nothing was written since.
      */
     default CompletableFuture<Void> durableMark() {
         return whenDurable();
+    }
+
+    /**
+     * What a read answer waits for when it shows more of this partition than the durable part of the settled prefix
+     * (the client had seen more), given {@code lastAdvance}, the {@link #durableMark()} taken when the prefix last
+     * advanced: by default that mark, the writes the prefix rests on and no later ones. A store may ask for more; the
+     * simulator's replica groups make such an answer wait for the step it was given in, as any other reply.
+     */
+    default CompletableFuture<Void> settledMark(CompletableFuture<Void> lastAdvance) {
+        return lastAdvance;
     }
 
     /**
@@ -49,7 +61,7 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
 
     /**
      * Brings the keys' versions into memory without blocking the caller (the protocol thread); the future completes
-     * on the protocol thread once they are there (see {@code CassandraPartitionStore#load}). Never exceptionally.
+     * on the protocol thread, through the executor given to {@link #rejoinOn}, once they are there. Never exceptionally.
      */
     default CompletableFuture<Void> load(Collection<Key> keys) {
         return CompletableFuture.completedFuture(null);

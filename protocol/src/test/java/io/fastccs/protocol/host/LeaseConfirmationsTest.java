@@ -1,4 +1,4 @@
-package io.fastccs.server.node;
+package io.fastccs.protocol.host;
 
 import org.junit.jupiter.api.Test;
 

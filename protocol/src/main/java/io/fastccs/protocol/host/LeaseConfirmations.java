@@ -1,4 +1,4 @@
-package io.fastccs.server.node;
+package io.fastccs.protocol.host;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

@@ -85,10 +85,14 @@ final class PendingWrites {
         }
     }
 
-    /** Completes once every write issued before the call is applied; completed already when none is pending. */
+    /**
+     * Completes once every write issued before the call is applied; completed already when none is pending, and the
+     * future given last when nothing was issued since (the host asks before every message it sends).
+     */
     synchronized CompletableFuture<Void> whenApplied() {
         if (failure != null) return CompletableFuture.failedFuture(failure);
         if (inIssueOrder.isEmpty()) return DONE;
+        if (!waiters.isEmpty() && waiters.peekLast().ticket == lastIssued) return waiters.peekLast().future;
         CompletableFuture<Void> f = new CompletableFuture<>();
         waiters.addLast(new Waiter(lastIssued, f));
         return f;

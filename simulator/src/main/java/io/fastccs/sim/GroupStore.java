@@ -1,109 +1,129 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.replication.ReplicatedLog;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * A replicated partition's store as its leader sees it. A write applies at once to the leader's view (its own state
- * machine sees its own steps) and is recorded in the open step; the step's writes reach the group's committed store
- * only when the step commits. Each leader has a view of its own; a new leader's view starts from the committed store, so
-what never committed is lost.
+ * A replicated partition's store as its leader sees it, feeding the group's {@link ReplicatedLog} as a node's store does
+ * (its {@code GroupLogWrites}), but one entry per step. A write applies at once to the leader's view (its own state
+ * machine sees its own steps) and joins the open step; at the step's end its writes go into the log as one entry, and
+ * reach the group's committed store only when that entry commits. Each leader has a view of its own, starting from the
+ * committed store, so what never committed is lost.
+ *
+ * <p>Durability is per step: a mark taken during a step completes once the step's entry has committed, or, if the
+ * step wrote nothing, the newest entry before it (at the step's end if none is uncommitted). So nothing a step sends
+ * leaves before everything the step wrote. The settled-prefix news reaches the partition a while after that commit, as
+ * in the node, where it queues behind other work on the protocol thread while the replies resting on the same writes
+ * may already have left; the delay is drawn as the step ends.
  */
-final class GroupStore implements PartitionStore {
-    private final InMemoryPartitionStore committed;
+final class GroupStore extends SimStore {
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
     private final InMemoryPartitionStore leaderView;
+    private final ReplicaGroup group;
+    private final ReplicatedLog log;
+    private final EventQueue events;
     private List<Consumer<PartitionStore>> openStep = new ArrayList<>();
+    /** Marks taken in the open step, in the order taken. */
+    private List<CompletableFuture<Void>> openMarks = new ArrayList<>();
+    /** The settled-prefix news of the open step (the last one asked for), or null. */
+    private Runnable openNews;
+    /** Per entry appended and not yet committed, oldest first: what runs once it has, and the marks among it. */
+    private final ArrayDeque<Waiting> uncommitted = new ArrayDeque<>();
 
-    /** A leader's view, starting from what the group has committed. */
-    GroupStore(InMemoryPartitionStore committed) {
-        this.committed = committed;
-        this.leaderView = committed.copy();
+    private record Waiting(List<Runnable> then, List<CompletableFuture<Void>> marks) {
     }
 
-    /** The writes of the step that just ended (possibly none); a new step opens. */
-    List<Consumer<PartitionStore>> closeStep() {
-        List<Consumer<PartitionStore>> writes = openStep;
-        openStep = new ArrayList<>();
-        return writes;
+    GroupStore(InMemoryPartitionStore leaderView, ReplicaGroup group, ReplicatedLog log, EventQueue events, BooleanSupplier alive) {
+        super(leaderView, events, alive);
+        this.leaderView = leaderView;
+        this.group = group;
+        this.log = log;
+        this.events = events;
     }
 
-    /** A majority holds these writes: every replica applies them. */
-    void commitToGroup(List<Consumer<PartitionStore>> writes) {
-        for (Consumer<PartitionStore> w : writes) w.accept(committed);
-    }
-
-    /** What every replica holds. */
-    InMemoryPartitionStore committed() {
-        return committed;
-    }
-
-    private void write(Consumer<PartitionStore> w) {
+    @Override
+    void write(Consumer<PartitionStore> w) {
         w.accept(leaderView);
         openStep.add(w);
     }
 
+    /** Broken variant {@code releaseBeforeCommit}: every mark is complete at once, so messages leave before their entry commits. */
     @Override
-    public void savePrepared(TxnRecord record) {
-        write(s -> s.savePrepared(record));
+    public CompletableFuture<Void> durableMark() {
+        if (group.settings().releaseBeforeCommit()) return DONE;
+        CompletableFuture<Void> mark = new CompletableFuture<>();
+        openMarks.add(mark);
+        return mark;
     }
 
     @Override
-    public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime) {
-        write(s -> s.saveOutcome(txnId, sequence, outcome, commitClock, commitTime));
+    public CompletableFuture<Void> whenDurable() {
+        return durableMark();
+    }
+
+    /** An answer beyond the durable settled prefix waits for its step, as any other reply does here. */
+    @Override
+    public CompletableFuture<Void> settledMark(CompletableFuture<Void> lastAdvance) {
+        return durableMark();
+    }
+
+    /** The open step's settled-prefix news: told to the partition after its step's entry commits (only the last counts). */
+    void newsAfterStep(Runnable news) {
+        openNews = news;
     }
 
     @Override
-    public void saveSnapshot(VectorClock snapshot, int self) {
-        write(s -> s.saveSnapshot(snapshot, self));
+    public void endOfStep() {
+        List<Consumer<PartitionStore>> writes = openStep;
+        openStep = new ArrayList<>();
+        Waiting target;
+        if (writes.isEmpty()) {
+            target = uncommitted.peekLast(); // what the step sends may rest on the newest entry
+        } else {
+            Waiting entry = new Waiting(new ArrayList<>(), new ArrayList<>());
+            target = entry;
+            uncommitted.addLast(entry);
+            log.append(group.carry(writes)).thenRun(() -> {
+                uncommitted.removeFirst();
+                entry.then().forEach(Runnable::run);
+            });
+        }
+        for (CompletableFuture<Void> mark : openMarks) {
+            if (target == null) {
+                mark.complete(null);
+            } else {
+                target.then().add(() -> mark.complete(null));
+                target.marks().add(mark);
+            }
+        }
+        openMarks = new ArrayList<>();
+        if (openNews != null) {
+            Runnable news = openNews;
+            openNews = null;
+            long delay = group.newsDelay();
+            Runnable deliver = () -> events.schedule(delay, news);
+            if (target == null || group.settings().durableBeforeCommit()) deliver.run(); // broken variant: before the commit
+            else target.then().add(deliver);
+        }
     }
 
-    @Override
-    public void saveDecision(Decision decision) {
-        write(s -> s.saveDecision(decision));
-    }
-
-    @Override
-    public void forgetDecision(TxnId txnId) {
-        write(s -> s.forgetDecision(txnId));
-    }
-
-    @Override
-    public List<Version> versions(Key key) {
-        return leaderView.versions(key);
-    }
-
-    @Override
-    public void putVersion(Key key, Version version) {
-        write(s -> s.putVersion(key, version));
-    }
-
-    @Override
-    public void removeVersionsOlderThan(Key key, Version newestKept) {
-        write(s -> s.removeVersionsOlderThan(key, newestKept));
-    }
-
-    @Override
-    public void replaceVersions(Key key, List<Version> folded, Version base) {
-        write(s -> s.replaceVersions(key, folded, base));
-    }
-
-    @Override
-    public Recovered recover() {
-        return leaderView.recover();
-    }
-
-    @Override
-    public Collection<Key> keysWithOlderVersions() {
-        return leaderView.keysWithOlderVersions();
+    /**
+     * The term ended: its uncommitted entries are gone, and so is what waited for them. Returns the marks that waited,
+     * oldest first: a leader that lives on, deposed, lets them go so that its later steps are not held behind them.
+     */
+    List<CompletableFuture<Void>> termEnded() {
+        List<CompletableFuture<Void>> lost = new ArrayList<>();
+        for (Waiting w : uncommitted) lost.addAll(w.marks());
+        uncommitted.clear();
+        return lost;
     }
 }

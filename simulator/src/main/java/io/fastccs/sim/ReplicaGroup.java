@@ -2,19 +2,27 @@ package io.fastccs.sim;
 
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
+import io.fastccs.replication.GroupMember;
+import io.fastccs.replication.GroupSpec;
+import io.fastccs.replication.NotLeaderException;
+import io.fastccs.replication.ReplicatedLog;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * One partition as a group of three replicas under consensus (thesis section 3.8), as its leaders' hosts run it:
- * each protocol step's store writes go to the group's log as one entry, and nothing the step sends (peer messages,
- * client replies) leaves before that entry, and every entry before it, has committed. A step that writes nothing
- * still waits for the entries before it, since what it sends may rest on them. An entry commits when the faster of
- * the two followers has acknowledged it.
+ * One partition as a group of three replicas under consensus (thesis section 3.8), behind the {@link ReplicatedLog} a
+ * node's store feeds on Ratis. Its leader's host puts each protocol step's store writes into the log as one entry
+ * ({@link GroupStore}), and nothing the step sends leaves before that entry, and every entry before it, has committed.
+ * An entry commits when the faster of the two followers has acknowledged it.
  *
  * <p>Each leader runs in a {@link Term}. A crash ends the term: its uncommitted entries, and what their steps would
  * have sent, are gone, and the next leader starts from the committed store. A leader cut off from its followers keeps
@@ -37,17 +45,23 @@ final class ReplicaGroup {
         }
     }
 
-    private record Entry(List<Consumer<PartitionStore>> writes, List<Runnable> sends) {
-    }
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private static final List<GroupMember> MEMBERS = List.of(new GroupMember("replica-0", "sim", 1, 1),
+            new GroupMember("replica-1", "sim", 1, 0), new GroupMember("replica-2", "sim", 1, 0));
 
+    private final GroupSpec spec;
     private final InMemoryPartitionStore committed = new InMemoryPartitionStore();
     private final EventQueue events;
     private final Settings settings;
     private final double meanDelayMicros;
+    /** The batches the log carries, by number: nothing leaves the process, so entries name them instead of encoding them. */
+    private final Map<Long, List<Consumer<PartitionStore>>> batches = new HashMap<>();
+    private long nextBatch, lastIndex, terms;
     private Term current;
     private long entries, lostEntries;
 
-    ReplicaGroup(EventQueue events, Settings settings, double meanDelayMicros) {
+    ReplicaGroup(int partition, EventQueue events, Settings settings, double meanDelayMicros) {
+        this.spec = new GroupSpec(partition, MEMBERS);
         this.events = events;
         this.settings = settings;
         this.meanDelayMicros = meanDelayMicros;
@@ -59,29 +73,60 @@ final class ReplicaGroup {
         return committed;
     }
 
+    Settings settings() {
+        return settings;
+    }
+
     /** The term of the leader that runs now (or will, after a failover). */
     Term current() {
         return current;
     }
 
-    /** The leader is gone (crashed, or deposed while cut off): the next one starts from what committed. */
-    void failover() {
+    /**
+     * The leader is gone (crashed, or deposed while cut off): the next one starts from what committed. Returns the
+     * marks its store had waiting on the lost entries (see {@link GroupStore#termEnded()}).
+     */
+    List<CompletableFuture<Void>> failover() {
         lostEntries += current.uncommitted.size();
+        for (Entry e : current.uncommitted) batches.remove(batchNumber(e.batch()));
         current.uncommitted.clear();
         current.ended = true;
+        List<CompletableFuture<Void>> lost = current.store == null ? List.of() : current.store.termEnded();
         current = new Term();
+        return lost;
     }
 
-    /** One leader's time at the head of the group. */
-    final class Term {
-        private final GroupStore store = new GroupStore(committed);
+    /** A step's writes as the log carries them. */
+    byte[] carry(List<Consumer<PartitionStore>> writes) {
+        long number = nextBatch++;
+        batches.put(number, writes);
+        return ByteBuffer.allocate(Long.BYTES).putLong(number).array();
+    }
+
+    /** How long the settled-prefix news of a step takes to reach its partition after the step's entry commits. */
+    long newsDelay() {
+        return settings.random().nextLong((long) (4 * meanDelayMicros) + 1);
+    }
+
+    private static long batchNumber(byte[] batch) {
+        return ByteBuffer.wrap(batch).getLong();
+    }
+
+    private record Entry(long index, byte[] batch, CompletableFuture<Long> committed) {
+    }
+
+    /** One leader's time at the head of the group: its handle on the log. */
+    final class Term implements ReplicatedLog {
+        private final long number = ++terms;
         private final ArrayDeque<Entry> uncommitted = new ArrayDeque<>();
-        private List<Runnable> openSends;
-        private long lastCommitAt;
+        private GroupStore store;
+        private long lastCommitAt, appliedIndex;
         private boolean cutOff, ended;
         private long leaseUntil = Long.MAX_VALUE;
 
-        GroupStore store() {
+        /** The leader's store, starting from what the group has committed; for the one process that leads this term. */
+        GroupStore openStore(BooleanSupplier alive) {
+            store = new GroupStore(committed.copy(), ReplicaGroup.this, this, events, alive);
             return store;
         }
 
@@ -100,53 +145,56 @@ final class ReplicaGroup {
             return cutOff;
         }
 
-        /** Runs one protocol step of this term's partition and puts what it wrote and sent behind the log. */
-        void step(Runnable partitionCall) {
-            if (!mayServe()) return; // a leader whose lease ran out: its host drops everything
-            openSends = new ArrayList<>();
-            try {
-                partitionCall.run();
-            } finally {
-                List<Runnable> sends = openSends;
-                openSends = null;
-                append(store.closeStep(), sends);
-            }
+        @Override
+        public GroupSpec group() {
+            return spec;
         }
 
-        /** Runs {@code then} once every write made so far has committed (at once if none is pending). */
-        void afterCommit(Runnable then) {
-            if (uncommitted.isEmpty() || settings.durableBeforeCommit()) then.run();
-            else uncommitted.peekLast().sends().add(then);
-        }
-
-        /** Something the partition sends: it leaves when the step it belongs to has committed. */
-        void send(Runnable transmit) {
-            if (openSends == null || settings.releaseBeforeCommit()) transmit.run();
-            else openSends.add(transmit);
-        }
-
-        private void append(List<Consumer<PartitionStore>> writes, List<Runnable> sends) {
-            if (writes.isEmpty() && uncommitted.isEmpty()) {
-                sends.forEach(Runnable::run); // nothing to wait for
-                return;
-            }
-            if (writes.isEmpty()) {
-                uncommitted.peekLast().sends().addAll(sends); // leaves with the newest entry it may rest on
-                return;
-            }
+        /** Commits after a majority round trip, and after every entry before it; never once the term ended or is cut off. */
+        @Override
+        public CompletableFuture<Long> append(byte[] batch) {
             entries++;
-            Entry entry = new Entry(writes, new ArrayList<>(sends));
+            Entry entry = new Entry(++lastIndex, batch, new CompletableFuture<>());
             uncommitted.addLast(entry);
             long commitAt = Math.max(lastCommitAt, events.now() + majorityRoundTrip());
             lastCommitAt = commitAt;
             events.schedule(commitAt - events.now(), () -> commit(entry));
+            return entry.committed();
         }
 
         private void commit(Entry entry) {
             if (ended || cutOff || uncommitted.peekFirst() != entry) return; // lost, or no follower hears this leader
             uncommitted.removeFirst();
-            store.commitToGroup(entry.writes());
-            entry.sends().forEach(Runnable::run);
+            for (Consumer<PartitionStore> w : batches.remove(batchNumber(entry.batch()))) w.accept(committed);
+            appliedIndex = entry.index();
+            entry.committed().complete(entry.index());
+        }
+
+        /** The lease (broken variant {@code servesWithoutLease}: valid however long the leader has been cut off). */
+        @Override
+        public CompletableFuture<Void> readBarrier() {
+            return mayServe() ? DONE
+                    : CompletableFuture.failedFuture(new NotLeaderException("the lease of term " + number + " ran out", null));
+        }
+
+        @Override
+        public boolean isLeaderReady() {
+            return !ended;
+        }
+
+        @Override
+        public long term() {
+            return number;
+        }
+
+        @Override
+        public Optional<String> leaderId() {
+            return ended ? Optional.empty() : Optional.of(MEMBERS.get(0).nodeId());
+        }
+
+        @Override
+        public long appliedIndex() {
+            return appliedIndex;
         }
     }
 

@@ -1,11 +1,12 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.ClockCompaction;
 import io.fastccs.protocol.Partition;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
 import io.fastccs.protocol.api.Topology;
+import io.fastccs.protocol.host.HostEnvironment;
+import io.fastccs.protocol.host.PartitionHost;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ClientResponse;
@@ -17,15 +18,17 @@ import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.primitives.Protocol;
 import io.fastccs.protocol.spi.ProtocolFactory;
 
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The partitions as processes: each runs a real {@link Partition} on a store that survives it, ticks, crashes
- * (volatile state and in-flight connections gone) and restarts from its store. Partition p is network node p. The
- * other protocols' partitions ({@link ProtocolFactory}) run the same way, without stores, crashes or replica groups:
- * they keep their state in memory.
+ * The partitions as processes: each runs a real {@link Partition} in the node's {@link PartitionHost}, on a store that
+ * survives it, ticks, crashes (volatile state and in-flight connections gone) and restarts from its store. Partition p
+ * is network node p. The other protocols' partitions ({@link ProtocolFactory}) run bare, without stores, crashes or
+ * replica groups: they keep their state in memory.
  */
 final class SimPartitions {
     private final SimConfig cfg;
@@ -39,21 +42,18 @@ final class SimPartitions {
     private final InMemoryPartitionStore[] stores;
     private final ProtocolFactory protocol;
     private final PartitionServer[] partitions;
+    /** FastCCS: each running partition's process, its host and store; null while it is down. */
+    private final Process[] processes;
     private final int[] epochs;
-    /** Per partition, the settled prefix its host last took note of (see noteSettled). */
-    private final long[] settledSeen;
     private final boolean[] down;
     /** Each partition's replica group, or null: one process per partition with a store of its own. */
     private ReplicaGroup[] groups;
     /** Per partition, a deposed leader still running, cut off from its group and not knowing it; or null. */
-    private Zombie[] zombies;
+    private Process[] zombies;
     private SplittableRandom groupRandom;
     /** Round ones the host holds back, or null (then nothing is drawn and runs are as before). */
     private HeldBackReads heldBack;
     private BooleanSupplier faultsActive;
-
-    private record Zombie(Partition partition, ReplicaGroup.Term term) {
-    }
 
     /** While faults run, a client that reaches a deposed leader instead of the new one (its leader cache is stale). */
     private static final double STALE_ROUTING = 0.3;
@@ -70,8 +70,8 @@ final class SimPartitions {
         int n = cfg.partitions();
         this.stores = new InMemoryPartitionStore[n];
         this.partitions = new PartitionServer[n];
+        this.processes = new Process[n];
         this.epochs = new int[n];
-        this.settledSeen = new long[n];
         this.down = new boolean[n];
         this.clocks = new TimeSource[n];
         for (int p = 0; p < n; p++) {
@@ -87,10 +87,10 @@ final class SimPartitions {
     void replicate(ReplicaGroup.Settings settings, BooleanSupplier faultsActive) {
         requireFastCcs("replica groups", ", which keeps its partitions' state in memory (no store to replicate)");
         groups = new ReplicaGroup[partitions.length];
-        zombies = new Zombie[partitions.length];
+        zombies = new Process[partitions.length];
         groupRandom = settings.random();
         this.faultsActive = faultsActive;
-        for (int p = 0; p < groups.length; p++) groups[p] = new ReplicaGroup(events, settings, cfg.meanDelayMicros());
+        for (int p = 0; p < groups.length; p++) groups[p] = new ReplicaGroup(p, events, settings, cfg.meanDelayMicros());
     }
 
     void startAll() {
@@ -104,51 +104,6 @@ final class SimPartitions {
     /** Partition p's replica group, or null when partitions are not replicated. */
     ReplicaGroup group(int p) {
         return groups == null ? null : groups[p];
-    }
-
-    /** A protocol step of partition p: with replica groups, what it writes and sends goes behind the group's log. */
-    private void step(int p, Runnable call) {
-        if (groups == null) {
-            call.run();
-            return;
-        }
-        ReplicaGroup.Term term = groups[p].current();
-        term.step(call);
-        noteSettled(p, term);
-    }
-
-    /**
-     * As the node's host does after every step: when the settled prefix advanced, the partition may show it to reads
-     * once the writes made so far have committed (docs/design/replication-reads.md, "What a read answer rests on"). The
-     * news reaches the partition a while after the commit, as in the node, where it queues behind other work on the
-     * protocol thread while the replies resting on the same writes may already have left.
-     */
-    private void noteSettled(int p, ReplicaGroup.Term term) {
-        Partition partition = fastccs(p);
-        if (partition == null || groups[p].current() != term) return;
-        long settled = partition.settledPrefix();
-        if (settled == settledSeen[p]) return;
-        settledSeen[p] = settled;
-        long newsDelay = groupRandom.nextLong((long) (4 * cfg.meanDelayMicros()) + 1);
-        term.afterCommit(() -> events.schedule(newsDelay, () -> {
-            if (fastccs(p) == partition) partition.onSettledDurable(settled);
-        }));
-    }
-
-    /**
-     * A read's answer that shows nothing of its partition beyond the durable part of the settled prefix leaves at
-     * once, as in the node; any other answer leaves behind the writes made before it.
-     */
-    private boolean leavesAtOnce(int p, ClientResponse response) {
-        if (groups == null || partitions[p] == null) return false;
-        long shown = ClockCompaction.shows(response, p);
-        return shown >= 0 && shown <= fastccs(p).readableSettled();
-    }
-
-    /** Something partition p's current leader sends: with replica groups, it leaves once its step has committed. */
-    private void send(int p, Runnable transmit) {
-        if (groups == null) transmit.run();
-        else groups[p].current().send(transmit);
     }
 
     int count() {
@@ -171,20 +126,16 @@ final class SimPartitions {
     private void start(int p) {
         int epoch = ++epochs[p];
         down[p] = false;
-        if (groups == null) {
-            PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
-            partitions[p] = protocol.protocol() == Protocol.FASTCCS
-                    ? new FastCcsProtocol.Server(Partition.start(p, cfg.partition(), topology, stores[p], sink, clocks[p]))
-                    : protocol.startPartition(p, cfg.partition(), topology, sink, clocks[p]);
+        if (protocol.protocol() == Protocol.FASTCCS) {
+            Process process = new Process(p, epoch); // a deposed leader keeps sending through its own term
+            processes[p] = process;
+            process.host.start(p, cfg.partition(), topology, (to, message) -> {
+                if (!process.discarding) sendFromPartition(p, to, message);
+            }, clocks[p]);
+            partitions[p] = new FastCcsProtocol.Server(process.host.partition());
         } else {
-            ReplicaGroup.Term term = groups[p].current(); // a deposed leader keeps sending through its own term
-            PeerSink sink = (to, message) -> term.send(() -> sendFromPartition(p, to, message));
-            settledSeen[p] = -1;
-            term.step(() -> {
-                Partition started = Partition.start(p, cfg.partition(), topology, term.store(), sink, clocks[p]);
-                started.trackDurableSettled();
-                partitions[p] = new FastCcsProtocol.Server(started);
-            });
+            PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
+            partitions[p] = protocol.startPartition(p, cfg.partition(), topology, sink, clocks[p]);
         }
         long tick = Math.min(cfg.partition().stabilizationIntervalMicros(), 5_000);
         events.schedule(random.nextLong(tick) + 1, () -> tick(p, epoch, tick));
@@ -192,7 +143,8 @@ final class SimPartitions {
 
     private void tick(int p, int epoch, long interval) {
         if (down[p] || epochs[p] != epoch) return;
-        step(p, partitions[p]::tick);
+        if (processes[p] != null) processes[p].host.tick();
+        else partitions[p].tick();
         events.schedule(interval, () -> tick(p, epoch, interval));
     }
 
@@ -205,6 +157,7 @@ final class SimPartitions {
         down[p] = true;
         epochs[p]++;
         partitions[p] = null;
+        processes[p] = null;
         if (groups != null) {
             groups[p].failover();
             downtime = electionTimeout();
@@ -241,17 +194,17 @@ final class SimPartitions {
         long lease = electionTimeoutMin() * 9 / 10;
         long heal = election + 1 + groupRandom.nextLong(Math.max(2, cfg.faults().maxDowntimeMicros()));
         ReplicaGroup.Term term = groups[p].current();
-        Partition deposed = fastccs(p);
+        Process deposed = processes[p];
         int epoch = epochs[p];
         term.cutOff(lease);
         stats.depositions++;
         events.schedule(election, () -> {
             if (down[p] || epochs[p] != epoch) return; // it crashed meanwhile: that was the failover
-            zombies[p] = new Zombie(deposed, term);
-            groups[p].failover();
+            zombies[p] = deposed;
+            deposed.discard(groups[p].failover());
             start(p);
             events.schedule(heal - election, () -> {
-                if (zombies[p] != null && zombies[p].term() == term) zombies[p] = null; // it learns the new term
+                if (zombies[p] != null && zombies[p].term == term) zombies[p] = null; // it learns the new term
             });
         });
     }
@@ -284,7 +237,9 @@ final class SimPartitions {
     private void sendFromPartition(int from, int to, PeerMessage message) {
         int toEpoch = epochs[to];
         network.transmit(from, to, message, () -> {
-            if (!down[to] && epochs[to] == toEpoch) step(to, () -> partitions[to].onPeerMessage(from, message));
+            if (down[to] || epochs[to] != toEpoch) return;
+            if (processes[to] != null) processes[to].host.onPeerMessage(from, message);
+            else partitions[to].onPeerMessage(from, message);
         });
     }
 
@@ -307,38 +262,38 @@ final class SimPartitions {
         int epoch = epochs[partition];
         network.transmit(fromNode, partition, request, () -> {
             if (down[partition] || epochs[partition] != epoch) return;
-            ClientReply reply = response -> {
-                onAnswer.accept(response);
-                Runnable transmit = () -> {
-                    if (epochs[partition] == epoch) network.transmit(partition, fromNode, response, () -> onReply.accept(response));
-                };
-                if (leavesAtOnce(partition, response)) transmit.run();
-                else send(partition, transmit);
+            Process process = processes[partition];
+            ClientReply transmit = response -> {
+                if (epochs[partition] == epoch && (process == null || !process.discarding))
+                    network.transmit(partition, fromNode, response, () -> onReply.accept(response));
             };
-            if (heldBack != null && (request instanceof FirstRoundRead || request instanceof CompactFirstRoundRead)
-                    && heldBack.holdsBack()) {
-                // As a node does while it loads the keys from disk: answered later, at the snapshot it arrived at.
-                Partition.ReadSnapshot arrival = fastccs(partition).readSnapshotNow();
-                events.schedule(heldBack.delay(), () -> {
-                    if (!down[partition] && epochs[partition] == epoch)
-                        step(partition, () -> fastccs(partition).onRead(reply, request, arrival));
-                });
+            if (process == null) {
+                partitions[partition].onClientRequest(response -> {
+                    onAnswer.accept(response);
+                    transmit.reply(response);
+                }, request);
                 return;
             }
-            step(partition, () -> partitions[partition].onClientRequest(reply, request));
+            // As a node whose cache misses the keys: the host loads them, and answers a round one at its arrival snapshot.
+            long missDelay = heldBack != null && (request instanceof FirstRoundRead || request instanceof CompactFirstRoundRead)
+                    && heldBack.holdsBack() ? heldBack.delay() : -1;
+            process.store.arriving(missDelay, () -> process.host.onClientRequest(transmit, request, onAnswer));
         });
     }
 
-    /** A request that reaches a deposed leader: its host serves it only while its lease lasts (broken variant: always). */
-    private void sendToDeposedLeader(int fromNode, int partition, Zombie zombie, ClientRequest request,
+    /**
+     * A request that reaches a deposed leader: its host serves it only while its lease lasts (broken variant: always),
+     * and its answer leaves behind the step's writes as any message does, whatever part of the prefix it shows.
+     */
+    private void sendToDeposedLeader(int fromNode, int partition, Process zombie, ClientRequest request,
                                      Consumer<ClientResponse> onReply, Consumer<ClientResponse> onAnswer) {
         network.transmit(fromNode, partition, request, () -> {
             if (zombies[partition] != zombie) return; // it has learnt it no longer leads
-            ClientReply reply = response -> {
+            PartitionHost host = zombie.host;
+            host.step(() -> host.partition().onClientRequest(response -> {
                 onAnswer.accept(response);
-                zombie.term().send(() -> network.transmit(partition, fromNode, response, () -> onReply.accept(response)));
-            };
-            zombie.term().step(() -> zombie.partition().onClientRequest(reply, request));
+                host.send(() -> network.transmit(partition, fromNode, response, () -> onReply.accept(response)));
+            }, request));
         });
     }
 
@@ -359,13 +314,70 @@ final class SimPartitions {
         this.heldBack = heldBack;
     }
 
-    /** The FastCCS partition p (null while it is down), for the hooks only FastCCS has. */
-    private Partition fastccs(int p) {
-        return partitions[p] == null ? null : ((FastCcsProtocol.Server) partitions[p]).partition();
-    }
-
     private void requireFastCcs(String what, String why) {
         if (protocol.protocol() != Protocol.FASTCCS)
             throw new IllegalArgumentException(what + " are simulated for FastCCS only, not " + protocol.protocol().word() + why);
+    }
+
+    /**
+     * One run of a FastCCS partition's process: its host, on a store of its own (over its replica group's log, with a
+     * lease, when replicated). Its steps run at once, on simulated time.
+     */
+    private final class Process implements HostEnvironment {
+        private final int p;
+        /** The term it leads, or null without replica groups. */
+        private final ReplicaGroup.Term term;
+        private final SimStore store;
+        private final PartitionHost host;
+        /** While what waited on its lost entries is let go: none of it leaves. */
+        private boolean discarding;
+
+        Process(int p, int epoch) {
+            this.p = p;
+            BooleanSupplier alive = () -> !down[p] && epochs[p] == epoch;
+            this.term = groups == null ? null : groups[p].current();
+            this.store = term == null ? new SimStore(stores[p], events, alive) : term.openStore(alive);
+            // Reads show only the durable part of the settled prefix where writes wait for a commit.
+            this.host = new PartitionHost(this, store, term == null ? null : term::readBarrier, term != null);
+        }
+
+        /**
+         * Its term ended while it lives on, deposed: what its lost entries held back is gone, and its host's outbox no
+         * longer waits for them.
+         */
+        void discard(List<CompletableFuture<Void>> lost) {
+            discarding = true;
+            try {
+                lost.forEach(mark -> mark.complete(null));
+            } finally {
+                discarding = false;
+            }
+        }
+
+        /** A leader whose lease ran out: its host drops everything (the lease is checked before the step, not after). */
+        @Override
+        public void execute(Runnable task) {
+            if (term == null || term.mayServe()) task.run();
+        }
+
+        @Override
+        public void stopped(Throwable cause) {
+            throw new IllegalStateException("partition " + p + "'s host stopped; the simulated store and lease never fail", cause);
+        }
+
+        /** A partition that throws is a bug the run must stop at. */
+        @Override
+        public void internalError(ClientRequest request, RuntimeException e) {
+            throw e;
+        }
+
+        /** Only the leader that runs now hears it, after its step's entry commits, and only if it still runs then. */
+        @Override
+        public void whenDurable(CompletableFuture<Void> mark, Runnable news) {
+            if (processes[p] != this || groups[p].current() != term) return;
+            ((GroupStore) store).newsAfterStep(() -> {
+                if (processes[p] == this) news.run();
+            });
+        }
     }
 }

@@ -25,8 +25,6 @@ import java.util.function.Consumer;
  * may already have left; the delay is drawn as the step ends.
  */
 final class GroupStore extends SimStore {
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
-
     private final InMemoryPartitionStore leaderView;
     private final ReplicaGroup group;
     private final ReplicatedLog log;
@@ -97,7 +95,9 @@ final class GroupStore extends SimStore {
                 entry.then().forEach(Runnable::run);
             });
         }
-        for (CompletableFuture<Void> mark : openMarks) {
+        List<CompletableFuture<Void>> marks = openMarks;
+        openMarks = new ArrayList<>();
+        for (CompletableFuture<Void> mark : marks) {
             if (target == null) {
                 mark.complete(null);
             } else {
@@ -105,7 +105,6 @@ final class GroupStore extends SimStore {
                 target.marks().add(mark);
             }
         }
-        openMarks = new ArrayList<>();
         if (openNews != null) {
             Runnable news = openNews;
             openNews = null;

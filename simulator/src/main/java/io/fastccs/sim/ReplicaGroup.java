@@ -45,7 +45,6 @@ final class ReplicaGroup {
         }
     }
 
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final List<GroupMember> MEMBERS = List.of(new GroupMember("replica-0", "sim", 1, 1),
             new GroupMember("replica-1", "sim", 1, 0), new GroupMember("replica-2", "sim", 1, 0));
 
@@ -173,7 +172,7 @@ final class ReplicaGroup {
         /** The lease (broken variant {@code servesWithoutLease}: valid however long the leader has been cut off). */
         @Override
         public CompletableFuture<Void> readBarrier() {
-            return mayServe() ? DONE
+            return mayServe() ? SimStore.DONE
                     : CompletableFuture.failedFuture(new NotLeaderException("the lease of term " + number + " ran out", null));
         }
 

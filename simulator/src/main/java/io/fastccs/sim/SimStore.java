@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * they are durable: here at once, into the store that survives the process.
  */
 class SimStore implements DurablePartitionStore {
-    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final PartitionStore view;
     private final EventQueue events;

@@ -2,8 +2,8 @@ package io.fastccs.server.node;
 
 import io.fastccs.protocol.ClockCompaction;
 import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.Partition;
-import io.fastccs.protocol.PartitionMetrics;
+import io.fastccs.protocol.partition.Partition;
+import io.fastccs.protocol.partition.PartitionMetrics;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;

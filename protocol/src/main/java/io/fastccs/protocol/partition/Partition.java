@@ -1,5 +1,9 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.partition;
 
+import io.fastccs.protocol.Bug;
+import io.fastccs.protocol.ClockCompaction;
+import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.protocol.RequestChecks;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;

@@ -343,9 +343,14 @@ public final class Partition {
             onCompactRequest(reply, request, null);
             return;
         }
+        dispatch(reply, request, 0);
+    }
+
+    /** A full request whose clock was relative to the base of {@code baseEpoch} (0: none). */
+    private void dispatch(ClientReply reply, ClientRequest request, long baseEpoch) {
         if (request instanceof FirstRoundRead r) onFirstRoundRead(reply, r);
         else if (request instanceof SecondRoundRead r) onSecondRoundRead(reply, r);
-        else if (request instanceof WriteRequest w) onWrite(reply, w);
+        else if (request instanceof WriteRequest w) onWrite(reply, w, baseEpoch);
         else if (request instanceof OutcomeQuery q) onOutcomeQuery(reply, q);
         else throw new IllegalArgumentException("unknown request " + request);
     }
@@ -423,13 +428,8 @@ public final class Partition {
                 ClockCompaction.shows(response, self), stableEpoch(), rebaseTo > 0 ? rebase(requestClock, rebaseTo) : null));
         // Our commit decision, if we coordinate this write, goes relative to the base its client named: the commit
         // clock is the client's clock with the participants' sequence numbers, so it names little beyond it.
-        requestBaseEpoch = based.epoch();
-        try {
-            if (full instanceof FirstRoundRead r) onFirstRoundRead(compacting, r, arrival);
-            else onClientRequest(compacting, full);
-        } finally {
-            requestBaseEpoch = 0;
-        }
+        if (full instanceof FirstRoundRead r) onFirstRoundRead(compacting, r, arrival);
+        else dispatch(compacting, full, based.epoch());
     }
 
     /** The base of {@code epoch}: zeros for epoch 0, null when we do not know it. */
@@ -646,6 +646,11 @@ public final class Partition {
 
     /** A participant receives its part of a write-only transaction (algorithm 2, lines 17-26). */
     public void onWrite(ClientReply reply, WriteRequest w) {
+        onWrite(reply, w, 0);
+    }
+
+    /** As above, for a request whose clock was relative to the base of {@code baseEpoch} (0: none). */
+    private void onWrite(ClientReply reply, WriteRequest w, long baseEpoch) {
         ErrorReply error = checkWrite(w);
         if (error != null) {
             refuse(reply, error);
@@ -700,7 +705,7 @@ public final class Partition {
             }
             c.participants = w.participants();
             c.clientClock = w.clock();
-            c.clientBaseEpoch = requestBaseEpoch;
+            c.clientBaseEpoch = baseEpoch;
             c.dependencyTime = w.dependencyTime();
             c.votes.put(self, sequence);
             maybeCommit(id, c);
@@ -923,9 +928,6 @@ public final class Partition {
         lastCommitTime = t;
         return t;
     }
-
-    /** The base epoch of the compact request being handled (0: none). */
-    private long requestBaseEpoch;
 
     /**
      * The decision for a participant. Between partitions that stabilize up and down a tree, the commit clock goes

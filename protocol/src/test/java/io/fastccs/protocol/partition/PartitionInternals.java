@@ -9,9 +9,9 @@ import io.fastccs.protocol.primitives.TxnId;
  */
 public final class PartitionInternals {
     /** About how many bytes of waiting versions one read answer lists. */
-    public static final int MAX_WAITING_BYTES = Partition.MAX_WAITING_BYTES;
+    public static final int MAX_WAITING_BYTES = Reads.MAX_WAITING_BYTES;
     /** The largest clock entry a request may carry. */
-    public static final long MAX_CLOCK_ENTRY = Partition.MAX_CLOCK_ENTRY;
+    public static final long MAX_CLOCK_ENTRY = Checks.MAX_CLOCK_ENTRY;
     /** How many versions a typed key needs before its reads start from a running fold. */
     public static final int RUNNING_FOLD_MIN_VERSIONS = RunningFolds.MIN_VERSIONS;
 

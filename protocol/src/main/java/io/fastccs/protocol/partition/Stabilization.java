@@ -15,8 +15,9 @@ import java.util.List;
 
 /**
  * Stabilization (section 3.3.3): every partition learns how far the others settled, all-to-all, or beyond
- * {@code fanout + 1} partitions up and down a tree whose rounds down also number the stable bases that clients' and
- * peers' clocks are relative to (docs/design.md, "Clocks relative to a stable base").
+ * {@code fanout + 1} partitions up and down a tree (docs/design/stabilization-tree.md, "Stabilization up and down a
+ * tree") whose rounds down also number the stable bases that clients' and peers' clocks are relative to
+ * (docs/design/stable-bases.md, "Clocks relative to a stable base").
  */
 final class Stabilization {
     private final PartitionState state;

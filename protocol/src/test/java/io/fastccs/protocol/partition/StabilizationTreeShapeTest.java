@@ -5,8 +5,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The shape of the stabilization tree (docs/design.md, "Stabilization up and down a tree"); what goes up and down it,
- * StabilizationTreeTest.
+ * The shape of the stabilization tree (docs/design/stabilization-tree.md, "Stabilization up and down a tree"); what
+ * goes up and down it, StabilizationTreeTest.
  */
 class StabilizationTreeShapeTest {
     @Test

@@ -14,7 +14,7 @@ import io.fastccs.protocol.primitives.VectorClock;
 /**
  * Clocks relative to a stable base in front of the partition, as the client's {@code FastCcsProtocol.Wire} does on its
  * side: a compact request is expanded on our base of its epoch before the roles see it, and its reply compacted on the
- * way out, its clocks as differences from the request's (docs/design.md, "Clocks relative to a stable base"). The roles
+ * way out, its clocks as differences from the request's (docs/design/stable-bases.md, "Requests"). The roles
  * behind it see full clocks only.
  */
 final class CompactFront {

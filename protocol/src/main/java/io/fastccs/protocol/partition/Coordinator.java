@@ -191,7 +191,7 @@ final class Coordinator {
 
     /**
      * A hybrid clock: our time, raised above the client's dependency time (so the arbitration order extends causality:
-     * docs/design.md, point 1) and above our previous commit (so our own commits never share a time).
+     * docs/design/thesis.md, "The commit time comes first in the arbitration order") and above our previous commit (so our own commits never share a time).
      */
     private long commitTime(long dependencyTime) {
         long t = Math.max(state.time.nowMicros(), lastCommitTime + 1);
@@ -203,8 +203,8 @@ final class Coordinator {
     /**
      * The decision for a participant. Between partitions that stabilize up and down a tree, the commit clock goes
      * relative to a stable base it is at least ({@code clientBaseEpoch}, the base its client named, which every
-     * participant expanded the request with, else our newest), else whole (docs/design.md, "Clocks relative to a stable
-     * base").
+     * participant expanded the request with, else our newest), else whole (docs/design/stable-bases.md, "Commit
+     * decisions").
      */
     PeerMessage commitMessage(Decision d, long clientBaseEpoch) {
         BasedClock based = stabilization.relativeToBase(d.commitClock(), clientBaseEpoch);

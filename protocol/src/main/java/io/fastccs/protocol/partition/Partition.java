@@ -94,8 +94,8 @@ public final class Partition {
 
     /**
      * From now on the host reports which part of the settled prefix is durable ({@link #onSettledDurable}), and reads
-     * show this partition's own entry and versions only up to that part (docs/design.md, "What a read answer rests
-     * on"): a read answer then depends on no write still on its way to disk or through the group's log, so the host
+     * show this partition's own entry and versions only up to that part (docs/design/replication-reads.md, "What a read
+     * answer rests on"): a read answer then depends on no write still on its way to disk or through the group's log, so the host
      * may send it at once instead of behind every write made before it. What recovery found is durable already.
      */
     public void trackDurableSettled() {

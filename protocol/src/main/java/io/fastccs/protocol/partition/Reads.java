@@ -136,8 +136,8 @@ final class Reads {
     /**
      * The newest version of each key with commit clock within {@code at}; the reply reports {@code snapshot}, and lists the
      * newer versions it left out whose sequence numbers are within {@code at}'s own entry, so that the client can tell
-     * what a round two at a clock whose entry for us is at most that one would return (docs/design.md, "Second rounds a
-     * partition can rule out").
+     * what a round two at a clock whose entry for us is at most that one would return (docs/design/second-rounds.md,
+     * "Waiting versions").
      */
     private ReadReply readAt(long requestId, List<Key> keys, long[] at, long[] snapshot, long serverTime,
                              boolean listWaiting) {
@@ -190,7 +190,7 @@ final class Reads {
      * A typed key's value at {@code at}: the fold of every operation whose commit clock is within it, and the base that
      * garbage collection folded older ones into (within every snapshot a read may still use: see Collector). The
      * operations left out that are settled here wait in the answer, as versions do, so the client can fold them in
-     * at its merged clock (docs/design.md, "Commutative operations").
+     * at its merged clock (docs/design/commutative-operations.md, "Both rounds fold the same set").
      */
     private Folded foldAt(Key key, KeyType type, List<Version> versions, long[] at, long[] maxCommit, Waiting waiting) {
         RunningFolds.Folded running = config.has(Bug.FOLD_IN_SEQUENCE_ORDER) ? null

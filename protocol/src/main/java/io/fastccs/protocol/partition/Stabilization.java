@@ -47,8 +47,8 @@ final class Stabilization {
                 : new StabilizationTree(self, n, config.stabilizationFanout());
         this.bases = tree == null ? null : new BaseWindow(n);
         // Epochs are numbered at most one per millisecond of the root's clock (never above its millisecond + 1), from
-        // its start: a root restarted a millisecond or more later never gives a number it gave before (docs/design.md,
-        // "Clocks relative to a stable base").
+        // its start: a root restarted a millisecond or more later never gives a number it gave before (docs/design/stable-bases.md,
+        // "Stable bases").
         this.lastEpoch = Math.max(0, now / 1000);
         this.nextStabilizationAt = now;
     }
@@ -87,7 +87,7 @@ final class Stabilization {
             return;
         }
         // The root sends what rose down at once, at most twice an interval, rather than at its next tick: a
-        // settled prefix then comes down about as soon as all-to-all would bring it (docs/design.md).
+        // settled prefix then comes down about as soon as all-to-all would bring it (docs/design/stabilization-tree.md, "How it works").
         long now = state.time.nowMicros();
         if (now - lastDownAt >= config.stabilizationIntervalMicros() / 2) sendDown(now, ownReport());
     }

@@ -56,9 +56,9 @@ public final class WireCodec {
     /**
      * The frame for {@code m}.
      *
-     * @throws NullPointerException     if a component the wire requires is null (anything but a read value, a
-     *                                  reply's commit clock, an error message, or an Eiger KeyVersion's value or
-     *                                  coordinator key)
+     * @throws NullPointerException     if a component the wire requires is null (any but those the message's
+     *                                  schema marks optional, such as a read value, a reply's commit clock or an
+     *                                  error message)
      * @throws IllegalArgumentException if a partition index, sequence number, time, clock or version is negative
      *                                  (below -1 for the times that use -1 for none), which every receiver would
      *                                  refuse, or if no wire on the class path maps {@code m}'s type
@@ -181,6 +181,8 @@ public final class WireCodec {
     private record Body(WireMember<?, ?> member, TBase<?, ?> struct) {
     }
 
+    private static final Body NO_MESSAGE = new Body(null, null);
+
     /** What Thrift's generated code reads for a {@code Frame}, field by field; null if it has no body. */
     private static Body readFrame(TProtocol in, WireRegistry registry) throws TException {
         Body body = null;
@@ -204,18 +206,17 @@ public final class WireCodec {
         in.readStructBegin();
         TField field = in.readFieldBegin();
         WireMember<?, ?> member = registry.member(field.id);
-        Body body = new Body(null, null);
+        TBase<?, ?> struct = null;
         if (member != null && field.type == TType.STRUCT) {
-            TBase<?, ?> struct = member.newStruct();
+            struct = member.newStruct();
             struct.read(in);
-            body = new Body(member, struct);
         } else {
             TProtocolUtil.skip(in, field.type);
         }
         in.readFieldEnd();
         in.readFieldBegin();
         in.readStructEnd();
-        return body;
+        return struct == null ? NO_MESSAGE : new Body(member, struct);
     }
 
     private static MalformedFrameException emptyBody(short fieldId, WireRegistry registry) {

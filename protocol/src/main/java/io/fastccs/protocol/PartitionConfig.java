@@ -109,7 +109,8 @@ public final class PartitionConfig {
 
     public int maxValueBytes() { return maxValueBytes; }
 
-    boolean has(Bug bug) {
+    /** Whether this configuration runs the broken variant {@code bug}; only test code can switch one on (withBugs). */
+    public boolean has(Bug bug) {
         return bugs.contains(bug);
     }
 

@@ -1,5 +1,6 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.partition.PartitionInternals;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.KeyValue;
@@ -159,10 +160,10 @@ class CommutativeOperationsTest {
     @Test
     void aHotCounterIsReadFromItsRunningFoldAndOlderClocksStillFoldExactly() {
         ClientSession a = c.session(1);
-        for (int i = 0; i < RunningFolds.MIN_VERSIONS; i++) write(a, add(k, 1));
+        for (int i = 0; i < PartitionInternals.RUNNING_FOLD_MIN_VERSIONS; i++) write(a, add(k, 1));
         io.fastccs.protocol.messages.ReadReply old = c.read1(0, io.fastccs.protocol.primitives.VectorClock.zero(2), k).read();
-        assertThat(TypedValues.counter(old.values().get(0).value())).isEqualTo(RunningFolds.MIN_VERSIONS);
-        long expected = RunningFolds.MIN_VERSIONS;
+        assertThat(TypedValues.counter(old.values().get(0).value())).isEqualTo(PartitionInternals.RUNNING_FOLD_MIN_VERSIONS);
+        long expected = PartitionInternals.RUNNING_FOLD_MIN_VERSIONS;
         for (int i = 0; i < 50; i++) { // past the point where the running fold catches up with svc, several times
             write(a, add(k, 2), add(j, 1)); // also j, so that round one's clocks involve both partitions
             expected += 2;
@@ -171,7 +172,7 @@ class CommutativeOperationsTest {
         assertThat(c.p(0).metrics().runningFoldReads()).isGreaterThan(40);
         // Round two at the first read's snapshot: below the running fold's clock, so every operation is looked at.
         io.fastccs.protocol.messages.ReadReply again = c.read2(0, old.snapshot(), old.serverTime(), k).read();
-        assertThat(TypedValues.counter(again.values().get(0).value())).isEqualTo(RunningFolds.MIN_VERSIONS);
+        assertThat(TypedValues.counter(again.values().get(0).value())).isEqualTo(PartitionInternals.RUNNING_FOLD_MIN_VERSIONS);
     }
 
     /** Always picks the same coordinator index among the participants. */

@@ -1,5 +1,6 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.partition.PartitionInternals;
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.messages.BasedClock;
 import io.fastccs.protocol.messages.CheckCommit;
@@ -54,14 +55,15 @@ class CompactClocksTest {
     void theRootNumbersABaseEachRoundAndEveryPartitionKnowsIt() {
         TestCluster c = tree();
         round(c);
-        assertThat(c.p(4).stableEpoch()).as("one base known: none named yet").isZero();
+        assertThat(PartitionInternals.stableEpoch(c.p(4))).as("one base known: none named yet").isZero();
         c.writeLocal(c.key(5, 0), "x");
         round(c);
         c.writeLocal(c.key(3, 0), "y");
         round(c);
-        long stable = c.p(0).stableEpoch();
+        long stable = PartitionInternals.stableEpoch(c.p(0));
         assertThat(stable).isPositive();
-        for (int p = 1; p < 7; p++) assertThat(c.p(p).stableEpoch()).as("partition %d", p).isEqualTo(stable);
+        for (int p = 1; p < 7; p++)
+            assertThat(PartitionInternals.stableEpoch(c.p(p))).as("partition %d", p).isEqualTo(stable);
     }
 
     @Test
@@ -83,8 +85,8 @@ class CompactClocksTest {
         c.writeLocal(c.key(6, 0), "w");
         round(c);
         round(c);
-        long stable = c.p(3).stableEpoch();
-        long[] base = c.p(3).baseForTest(stable);
+        long stable = PartitionInternals.stableEpoch(c.p(3));
+        long[] base = PartitionInternals.base(c.p(3), stable);
         c.writeLocal(c.key(6, 1), "mine"); // the client's own write, settled at 6 beyond the base
         // A client clock above the base in entry 6 only (its write), below it in entry 3.
         long[] entries = base.clone();
@@ -120,14 +122,15 @@ class CompactClocksTest {
             c.writeLocal(c.key(i, 0), "x");
             round(c);
         }
-        long stable = c.p(4).stableEpoch();
+        long stable = PartitionInternals.stableEpoch(c.p(4));
         assertThat(stable).isPositive();
-        long[] base = c.p(4).baseForTest(stable);
+        long[] base = PartitionInternals.base(c.p(4), stable);
         VectorClock clientClock = VectorClock.of(base);
         c.writeLocal(c.key(6, 0), "y");
         round(c);
         round(c);
-        assertThat(c.p(4).stableEpoch()).as("the coordinator knows a newer base than its client").isGreaterThan(stable);
+        assertThat(PartitionInternals.stableEpoch(c.p(4))).as("the coordinator knows a newer base than its client")
+                .isGreaterThan(stable);
         Key a = c.key(4, 1), b = c.key(5, 1);
         TxnId id = c.newTxnId();
         List<Integer> participants = List.of(4, 5);

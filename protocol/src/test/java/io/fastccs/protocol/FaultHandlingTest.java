@@ -1,5 +1,7 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.partition.PartitionInternals;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.TestCluster.Envelope;
 import io.fastccs.protocol.TestCluster.ReplyBox;
@@ -194,7 +196,7 @@ class FaultHandlingTest {
         // A repeated vote from partition 2.
         c.inFlight.add(votes.stream().filter(e -> e.from() == 2).findFirst().orElseThrow());
         c.deliverAll(type(Prepared.class));
-        long commitTime = c.p(0).decisionOf(t.id).commitTime();
+        long commitTime = PartitionInternals.decisionOf(c.p(0), t.id).commitTime();
         assertThat(commitTime).isPositive();
         assertThat(c.inFlight).extracting(Envelope::to, Envelope::message)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(2, new Commit(t.id, ct, commitTime)));

@@ -1,5 +1,7 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.partition.PartitionInternals;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;
@@ -89,7 +91,7 @@ class InputValidationTest {
                 invalid("write: clock of 2 entries", c -> write(c, 0, List.of(0), VectorClock.zero(2), kv(c, 0))),
                 invalid("write: clock of 4 entries", c -> write(c, 0, List.of(0), VectorClock.zero(4), kv(c, 0))),
                 invalid("write: clock entry beyond any sequence number",
-                        c -> write(c, 0, List.of(0), clock(0, Partition.MAX_CLOCK_ENTRY + 1, 0), kv(c, 0))),
+                        c -> write(c, 0, List.of(0), clock(0, PartitionInternals.MAX_CLOCK_ENTRY + 1, 0), kv(c, 0))),
                 invalid("write: participants do not include self", c -> write(c, 1, List.of(1, 2), CLIENT_CLOCK, kv(c, 0))),
                 invalid("write: coordinator not a participant", c -> write(c, 1, List.of(0), CLIENT_CLOCK, kv(c, 0))),
                 invalid("write: coordinator out of range", c -> write(c, 7, List.of(0), CLIENT_CLOCK, kv(c, 0))),
@@ -121,7 +123,7 @@ class InputValidationTest {
             out.add(invalid(p + "clock of 2 entries", c -> read.apply(List.of(c.key(0, 0))).apply(clock(0, 3)).apply(c)));
             out.add(invalid(p + "clock of 4 entries", c -> read.apply(List.of(c.key(0, 0))).apply(clock(0, 3, 3, 3)).apply(c)));
             out.add(invalid(p + "clock entry beyond any sequence number",
-                    c -> read.apply(List.of(c.key(0, 0))).apply(clock(0, 3, Partition.MAX_CLOCK_ENTRY + 1)).apply(c)));
+                    c -> read.apply(List.of(c.key(0, 0))).apply(clock(0, 3, PartitionInternals.MAX_CLOCK_ENTRY + 1)).apply(c)));
         }
         return out.stream();
     }

@@ -1,5 +1,7 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.partition.PartitionInternals;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
@@ -115,7 +117,7 @@ class ReadVisibilityTest {
         String value = "x".repeat(TestCluster.MAX_VALUE_BYTES);
         int written = 0;
         // Each waiting version counts its key, value and clock: enough of them to pass the budget.
-        while ((long) written * (k.length() + value.length()) <= Partition.MAX_WAITING_BYTES) {
+        while ((long) written * (k.length() + value.length()) <= PartitionInternals.MAX_WAITING_BYTES) {
             Txn t = c.txn(1, k, value, c.key(1, 0), "w");
             t.sendTo(0);
             t.sendTo(1);

@@ -1,5 +1,7 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.partition.PartitionInternals;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.TestCluster.Envelope;
 import io.fastccs.protocol.TestCluster.ReplyBox;
@@ -89,7 +91,7 @@ class RecoveryTest {
         c.tick(1);
         c.deliverAll(type(CheckCommit.class));
         List<Envelope> answer = c.inFlight(type(Commit.class).or(type(Abort.class)));
-        long decidedTime = s.restarted.decisionOf(s.t.id).commitTime();
+        long decidedTime = PartitionInternals.decisionOf(s.restarted, s.t.id).commitTime();
         assertThat(decidedTime).as("the commit time was decided before the crash and kept").isPositive();
         assertThat(answer).extracting(Envelope::message).containsExactly(new Commit(s.t.id, clock(1, 1), decidedTime));
         c.deliverAll(type(Commit.class));

@@ -1,5 +1,6 @@
 package io.fastccs.protocol;
 
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.primitives.VectorClock;

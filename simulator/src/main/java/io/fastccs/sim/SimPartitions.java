@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;

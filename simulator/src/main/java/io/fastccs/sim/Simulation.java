@@ -5,7 +5,7 @@ import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.spi.PartitionServer;
 import io.fastccs.protocol.spi.ProtocolFactory;
 import io.fastccs.check.History;
-import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.api.Topology;
 import io.fastccs.protocol.impl.HashTopology;
 import io.fastccs.protocol.messages.Outcome;

@@ -1,5 +1,7 @@
 package io.fastccs.tools.cluster;
 
+import io.fastccs.protocol.spi.Capability;
+import io.fastccs.protocol.protocols.Protocols;
 import io.fastccs.protocol.primitives.Protocol;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -124,7 +126,8 @@ public final class ClusterCommand implements Runnable {
                     throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--protocol: " + e.getMessage());
                 }
                 nodeSettings.put(LocalCluster.PROTOCOL, chosen.stream().map(Protocol::word).collect(Collectors.joining(",")));
-                if (!chosen.equals(List.of(Protocol.FASTCCS)) && rf == null) rf = 1;
+                // A protocol that keeps its partitions in memory runs one node per partition.
+                if (rf == null && chosen.stream().anyMatch(p -> !Protocols.factory(p).has(Capability.REPLICATION))) rf = 1;
             }
             if (rf != null) {
                 if (rf < 1 || rf > nodes) throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
@@ -147,9 +150,12 @@ public final class ClusterCommand implements Runnable {
             System.out.println("  FastCCS  " + (noPlugin ? "off (--no-plugin)" : addresses(nodes, ports, ports.fastccs())));
             if (!noPlugin) {
                 int replicas = cluster.replicationFactor();
-                if (!cluster.protocols().equals(List.of(Protocol.FASTCCS)))
+                List<Protocol> inMemory = cluster.protocols().stream()
+                        .filter(p -> !Protocols.factory(p).has(Capability.CRASH_RECOVERY)).toList();
+                if (cluster.protocols().size() > 1 || !inMemory.isEmpty())
                     System.out.println("  protocols " + cluster.protocols().stream().map(Protocol::word).collect(Collectors.joining(", "))
-                            + " on the FastCCS port (the compared ones keep their versions in memory)");
+                            + " on the FastCCS port" + (inMemory.isEmpty() ? "" : " (" + inMemory.stream().map(Protocol::word)
+                            .collect(Collectors.joining(", ")) + (inMemory.size() == 1 ? " keeps its" : " keep their") + " versions in memory)"));
                 System.out.println("  replicas " + replicas + " per partition" + (replicas == 1
                         ? " (one node per partition, as in the thesis)" : " (each partition a Raft group; one node down stops nothing)"));
             }

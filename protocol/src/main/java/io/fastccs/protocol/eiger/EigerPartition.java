@@ -1,7 +1,6 @@
 package io.fastccs.protocol.eiger;
 
 import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.RequestChecks;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.api.TimeSource;
@@ -16,29 +15,26 @@ import io.fastccs.protocol.eiger.EigerMessages.Commit;
 import io.fastccs.protocol.eiger.EigerMessages.CoordWrite;
 import io.fastccs.protocol.eiger.EigerMessages.KeyVersion;
 import io.fastccs.protocol.eiger.EigerMessages.OutcomeQuery;
-import io.fastccs.protocol.eiger.EigerMessages.OutcomeReply;
 import io.fastccs.protocol.eiger.EigerMessages.Read1;
 import io.fastccs.protocol.eiger.EigerMessages.ReadAt;
 import io.fastccs.protocol.eiger.EigerMessages.ReadReply;
 import io.fastccs.protocol.eiger.EigerMessages.TxnStatus;
 import io.fastccs.protocol.eiger.EigerMessages.WriteAck;
-import io.fastccs.protocol.eiger.EigerMessages.WriteReply;
 import io.fastccs.protocol.eiger.EigerMessages.YesVote;
+import io.fastccs.protocol.eiger.EigerState.KeyState;
+import io.fastccs.protocol.eiger.EigerState.PendingTxn;
+import io.fastccs.protocol.eiger.EigerState.Version;
 import io.fastccs.protocol.messages.ClientRequest;
 import io.fastccs.protocol.messages.ErrorCode;
 import io.fastccs.protocol.messages.ErrorReply;
 import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
 import io.fastccs.protocol.messages.PeerMessage;
 import io.fastccs.protocol.primitives.Key;
 import io.fastccs.protocol.primitives.TxnId;
 import io.fastccs.protocol.spi.PartitionServer;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,81 +52,22 @@ import java.util.TreeSet;
  * next version (or by pending marks and the clock for the newest one).
  *
  * <p>Every map whose iteration decides what is sent is a TreeMap or LinkedHashMap, so runs are deterministic.
+ *
+ * <p>This class is the cohort and the reads, and dispatches; the coordinator side is {@link EigerCoordinator}, the
+ * request checks {@link EigerChecks}, and what both sides share {@link EigerState}.
  */
 public final class EigerPartition implements PartitionServer {
-    /** Far above any Lamport time a real run reaches, and low enough that {@code time << 16} cannot overflow. */
-    static final long MAX_CLOCK = 1L << 46;
-    static final int MAX_PARTITIONS = 1 << 16;
-
-    private final int self;
+    private final EigerState state;
+    private final EigerChecks checks;
+    private final EigerCoordinator coordinator;
     private final PartitionConfig config;
-    private final Topology topology;
-    private final RequestChecks checks;
-    private final PeerSink peers;
-    private final TimeSource time;
-    private final Set<EigerBug> bugs;
-    private final EigerMetrics metrics = new EigerMetrics();
+    private final EigerMetrics metrics;
+    private final TreeMap<Key, KeyState> keys;
+    private final TreeMap<TxnId, PendingTxn> pending;
 
-    /** Lamport clock. */
-    private long clock;
-    private final TreeMap<Key, KeyState> keys = new TreeMap<>();
-    /** Transactions this partition is a cohort of and has marked pending, by id. */
-    private final TreeMap<TxnId, PendingTxn> pending = new TreeMap<>();
     /** Round-two reads waiting for CheckTxn answers, in arrival order. */
     private final List<HeldRead> held = new ArrayList<>();
-    /** Transactions this partition coordinates that are not decided yet (request or votes seen). */
-    private final TreeMap<TxnId, CoordTxn> coordinating = new TreeMap<>();
-    /** Decisions of transactions this partition coordinated (or presumed aborted). */
-    private final TreeMap<TxnId, Decision> decisions = new TreeMap<>();
-    /** The same, in decision order, for expiry: the tick looks at the oldest only, not at every decision kept. */
-    private final ArrayDeque<DecisionEntry> decisionOrder = new ArrayDeque<>();
-    /** The commits some cohort has not acknowledged yet: the ones the tick resends. */
-    private final TreeMap<TxnId, Decision> unackedDecisions = new TreeMap<>();
     private long lastGcMicros;
-
-    private static final class Version {
-        final long stamp;
-        final long evt;
-        final byte[] value;
-        final Key coordKey;
-        final long committedAtMicros;
-
-        Version(long stamp, long evt, byte[] value, Key coordKey, long committedAtMicros) {
-            this.stamp = stamp;
-            this.evt = evt;
-            this.value = value;
-            this.coordKey = coordKey;
-            this.committedAtMicros = committedAtMicros;
-        }
-    }
-
-    private static final class KeyState {
-        final TreeMap<Long, Version> versions = new TreeMap<>();
-        /** Pending marks: transaction id to pending time. */
-        final TreeMap<TxnId, Long> marks = new TreeMap<>();
-        /** Versions of this key were collected: reads at times before the oldest kept version cannot be answered. */
-        boolean collected;
-    }
-
-    private static final class PendingTxn {
-        final TxnId txnId;
-        final int coordinator;
-        final Key coordKey;
-        final long pendingTime;
-        final List<KeyValue> writes;
-        final long markedAtMicros;
-        long lastCheckMicros;
-
-        PendingTxn(TxnId txnId, int coordinator, Key coordKey, long pendingTime, List<KeyValue> writes, long now) {
-            this.txnId = txnId;
-            this.coordinator = coordinator;
-            this.coordKey = coordKey;
-            this.pendingTime = pendingTime;
-            this.writes = writes;
-            this.markedAtMicros = now;
-            this.lastCheckMicros = now;
-        }
-    }
 
     private static final class HeldRead {
         final ClientReply reply;
@@ -150,78 +87,21 @@ public final class EigerPartition implements PartitionServer {
         }
     }
 
-    private static final class CoordTxn {
-        final TxnId txnId;
-        final long firstHeardMicros;
-        boolean haveRequest;
-        ClientReply reply;
-        long requestId;
-        Key coordKey;
-        List<KeyValue> writes = List.of();
-        final TreeSet<Integer> cohorts = new TreeSet<>();
-        final TreeMap<Integer, Long> votes = new TreeMap<>();
-
-        CoordTxn(TxnId txnId, long now) {
-            this.txnId = txnId;
-            this.firstHeardMicros = now;
-        }
-    }
-
-    private static final class Decision {
-        final Outcome outcome;
-        final long commitTime;
-        final long decidedAtMicros;
-        /** Cohorts that have not acknowledged a commit yet. */
-        final TreeSet<Integer> unacked;
-        long lastResendMicros;
-        /** Past its retention while still unacknowledged: forgotten with its last acknowledgement. */
-        boolean expired;
-
-        Decision(Outcome outcome, long commitTime, long now, TreeSet<Integer> unacked) {
-            this.outcome = outcome;
-            this.commitTime = commitTime;
-            this.decidedAtMicros = now;
-            this.unacked = unacked;
-            this.lastResendMicros = now;
-        }
-    }
-
-    private record DecisionEntry(TxnId txnId, Decision decision) {
-    }
-
-    /** Where prepared and committed writes are made durable (the nodes); nowhere in the simulator. */
-    private final WriteLog writeLog;
-
     EigerPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time, WriteLog writeLog,
                    Set<EigerBug> bugs) {
-        this.writeLog = writeLog;
-        if (topology.partitions() > MAX_PARTITIONS)
-            throw new IllegalArgumentException("Eiger stamps hold at most " + MAX_PARTITIONS + " partitions, got " + topology.partitions());
-        this.self = self;
+        this.state = new EigerState(self, config, topology, peers, time, writeLog, bugs);
+        this.checks = new EigerChecks(state);
+        this.coordinator = new EigerCoordinator(state);
         this.config = config;
-        this.topology = topology;
-        this.checks = new RequestChecks(config, topology, self);
-        this.peers = peers;
-        this.time = time;
-        this.bugs = bugs;
+        this.metrics = state.metrics;
+        this.keys = state.keys;
+        this.pending = state.pending;
         this.lastGcMicros = time.nowMicros();
-    }
-
-    static long stamp(long commitTime, int coordinator) {
-        return (commitTime << 16) | coordinator;
-    }
-
-    static long commitTimeOf(long stamp) {
-        return stamp >>> 16;
-    }
-
-    static int coordinatorOf(long stamp) {
-        return (int) (stamp & 0xFFFF);
     }
 
     @Override
     public int self() {
-        return self;
+        return state.self;
     }
 
     public EigerMetrics metrics() {
@@ -230,27 +110,14 @@ public final class EigerPartition implements PartitionServer {
 
     /** The Lamport clock (for tests and reports). */
     public long clock() {
-        return clock;
-    }
-
-    private void receive(long remote) {
-        clock = Math.max(clock, remote) + 1;
+        return state.clock;
     }
 
     // ---------------------------------------------------------------- client requests
 
     @Override
     public void onClientRequest(ClientReply reply, ClientRequest request) {
-        ErrorReply refused;
-        if (request instanceof Read1 r) refused = checkKeys(r.requestId(), r.clock(), r.keys());
-        else if (request instanceof ReadAt r) {
-            refused = checkKeys(r.requestId(), r.clock(), r.keys());
-            if (refused == null && (r.time() < 0 || r.time() > MAX_CLOCK))
-                refused = invalid(r.requestId(), "read time " + r.time() + " out of range");
-        } else if (request instanceof CohortWrite w) refused = checkCohortWrite(w);
-        else if (request instanceof CoordWrite w) refused = checkCoordWrite(w);
-        else if (request instanceof OutcomeQuery q) refused = checkClock(q.requestId(), q.clock());
-        else refused = invalid(request.requestId(), "not an Eiger request: " + request.getClass().getSimpleName());
+        ErrorReply refused = checks.check(request);
         if (refused != null) {
             metrics.requestsRefused++;
             reply.reply(refused);
@@ -259,12 +126,12 @@ public final class EigerPartition implements PartitionServer {
         if (request instanceof Read1 r) read1(reply, r);
         else if (request instanceof ReadAt r) readAt(reply, r);
         else if (request instanceof CohortWrite w) cohortWrite(reply, w);
-        else if (request instanceof CoordWrite w) coordWrite(reply, w);
-        else if (request instanceof OutcomeQuery q) outcomeQuery(reply, q);
+        else if (request instanceof CoordWrite w) coordinator.coordWrite(reply, w);
+        else if (request instanceof OutcomeQuery q) coordinator.outcomeQuery(reply, q);
     }
 
     private void read1(ClientReply reply, Read1 r) {
-        receive(r.clock());
+        state.receive(r.clock());
         metrics.firstRoundReads++;
         metrics.keysRead += r.keys().size();
         List<KeyVersion> out = new ArrayList<>(r.keys().size());
@@ -272,7 +139,7 @@ public final class EigerPartition implements PartitionServer {
             KeyState ks = keys.get(k);
             Version v = ks == null || ks.versions.isEmpty() ? null : ks.versions.lastEntry().getValue();
             long evt = v == null ? 0 : v.evt;
-            long lvt = clock;
+            long lvt = state.clock;
             if (ks != null && !ks.marks.isEmpty()) {
                 long minPending = Long.MAX_VALUE;
                 boolean mayTie = false;
@@ -280,24 +147,25 @@ public final class EigerPartition implements PartitionServer {
                     minPending = Math.min(minPending, m.getValue());
                     // It commits above its pending time: at exactly evt too, and with a higher coordinator its stamp
                     // then wins over v's at evt itself. v is then not known to be valid at evt.
-                    mayTie |= v != null && m.getValue() < evt && pending.get(m.getKey()).coordinator > coordinatorOf(v.stamp);
+                    mayTie |= v != null && m.getValue() < evt
+                            && pending.get(m.getKey()).coordinator > Stamps.coordinatorOf(v.stamp);
                 }
                 lvt = mayTie ? evt - 1 : Math.max(minPending - 1, evt);
             }
             out.add(v == null ? new KeyVersion(k, null, 0, 0, lvt, null) : new KeyVersion(k, v.value, v.stamp, v.evt, lvt, v.coordKey));
         }
-        reply.reply(new ReadReply(r.requestId(), clock, out, false));
+        reply.reply(new ReadReply(r.requestId(), state.clock, out, false));
     }
 
     private void readAt(ClientReply reply, ReadAt r) {
         // Every later pending time and commit time at this partition is above t (a safe-side addition: an honest
         // client's clock is already above t).
-        receive(Math.max(r.clock(), r.time()));
+        state.receive(Math.max(r.clock(), r.time()));
         metrics.secondRoundReads++;
         metrics.keysRead += r.keys().size();
         long t = r.time();
         TreeSet<TxnId> awaiting = new TreeSet<>();
-        if (!bugs.contains(EigerBug.IGNORE_PENDING)) {
+        if (!state.bugs.contains(EigerBug.IGNORE_PENDING)) {
             for (Key k : r.keys()) {
                 KeyState ks = keys.get(k);
                 if (ks == null) continue;
@@ -310,7 +178,7 @@ public final class EigerPartition implements PartitionServer {
             return;
         }
         metrics.thirdRounds++;
-        HeldRead h = new HeldRead(reply, r.requestId(), r.keys(), t, awaiting, time.nowMicros());
+        HeldRead h = new HeldRead(reply, r.requestId(), r.keys(), t, awaiting, state.time.nowMicros());
         held.add(h);
         sendChecks(awaiting, t);
     }
@@ -334,7 +202,7 @@ public final class EigerPartition implements PartitionServer {
             }
             out.add(v == null ? new KeyVersion(k, null, 0, 0, t, null) : new KeyVersion(k, v.value, v.stamp, v.evt, t, v.coordKey));
         }
-        reply.reply(new ReadReply(requestId, clock, out, checked));
+        reply.reply(new ReadReply(requestId, state.clock, out, checked));
     }
 
     /** CheckTxn(ids, t) to each coordinator of {@code ids} (t = -1: a timeout check). */
@@ -347,158 +215,58 @@ public final class EigerPartition implements PartitionServer {
         }
         for (Map.Entry<Integer, List<TxnId>> e : byCoordinator.entrySet()) {
             metrics.checkTxnsSent++;
-            send(e.getKey(), new CheckTxn(clock, e.getValue(), t));
+            state.send(e.getKey(), new CheckTxn(state.clock, e.getValue(), t));
         }
     }
 
     private void cohortWrite(ClientReply reply, CohortWrite w) {
-        receive(w.clock());
+        state.receive(w.clock());
         PendingTxn p = pending.get(w.txnId());
         if (p == null) {
-            long pendingTime = ++clock;
-            p = new PendingTxn(w.txnId(), w.coordinator(), w.coordKey(), pendingTime, w.writes(), time.nowMicros());
+            long pendingTime = ++state.clock;
+            p = new PendingTxn(w.txnId(), w.coordinator(), w.coordKey(), pendingTime, w.writes(), state.time.nowMicros());
             pending.put(w.txnId(), p);
-            writeLog.accepted(w.txnId(), w.writes());
+            state.writeLog.accepted(w.txnId(), w.writes());
             for (KeyValue kv : w.writes()) keys.computeIfAbsent(kv.key(), k -> new KeyState()).marks.put(w.txnId(), pendingTime);
             metrics.writesPrepared++;
         }
-        send(p.coordinator, new YesVote(clock, p.txnId, p.pendingTime));
-        reply.reply(new WriteAck(w.requestId(), clock));
-    }
-
-    private void coordWrite(ClientReply reply, CoordWrite w) {
-        receive(w.clock());
-        Decision d = decisions.get(w.txnId());
-        if (d != null) {
-            reply.reply(new WriteReply(w.requestId(), clock, d.outcome,
-                    d.outcome == Outcome.COMMITTED ? stamp(d.commitTime, self) : 0));
-            return;
-        }
-        CoordTxn c = coordinating.computeIfAbsent(w.txnId(), id -> new CoordTxn(id, time.nowMicros()));
-        c.haveRequest = true;
-        c.reply = reply;
-        c.requestId = w.requestId();
-        c.coordKey = w.coordKey();
-        c.writes = w.writes();
-        c.cohorts.clear();
-        for (int p : w.participants()) if (p != self) c.cohorts.add(p);
-        // The dependency set w.deps() is not checked: in Eiger only a remote datacenter's replication checks
-        // dependencies (StorageProxy.checkDependencies), and in a single datacenter there is none. It is carried (and
-        // costs its bytes) as in Eiger.
-        tryCommit(c);
-    }
-
-    private void tryCommit(CoordTxn c) {
-        if (!c.haveRequest || !c.votes.keySet().containsAll(c.cohorts)) return;
-        long maxVote = 0;
-        for (int p : c.cohorts) maxVote = Math.max(maxVote, c.votes.get(p));
-        clock = Math.max(clock, maxVote) + 1;
-        long ct = clock;
-        long now = time.nowMicros();
-        writeLog.accepted(c.txnId, c.writes);
-        for (KeyValue kv : c.writes) install(kv.key(), new Version(stamp(ct, self), ct, kv.value(), c.coordKey, now));
-        coordinating.remove(c.txnId);
-        decided(c.txnId, new Decision(Outcome.COMMITTED, ct, now, new TreeSet<>(c.cohorts)));
-        metrics.writesCommitted++;
-        for (int p : c.cohorts) send(p, new Commit(clock, c.txnId, ct));
-        c.reply.reply(new WriteReply(c.requestId, clock, Outcome.COMMITTED, stamp(ct, self)));
-    }
-
-    private void install(Key k, Version v) {
-        keys.computeIfAbsent(k, x -> new KeyState()).versions.put(v.stamp, v);
-    }
-
-    private void outcomeQuery(ClientReply reply, OutcomeQuery q) {
-        receive(q.clock());
-        Decision d = decisions.get(q.txnId());
-        if (d == null && !coordinating.containsKey(q.txnId())) d = presumeAbort(q.txnId());
-        if (d == null) {
-            reply.reply(new OutcomeReply(q.requestId(), clock, Outcome.UNDECIDED, 0));
-        } else {
-            reply.reply(new OutcomeReply(q.requestId(), clock, d.outcome,
-                    d.outcome == Outcome.COMMITTED ? stamp(d.commitTime, self) : 0));
-        }
-    }
-
-    /**
-     * Records an abort for a transaction this coordinator has not heard of, so its request, should it arrive late,
-     * is answered ABORTED and never commits.
-     */
-    private Decision presumeAbort(TxnId id) {
-        metrics.presumedAborts++;
-        metrics.writesAborted++;
-        Decision d = new Decision(Outcome.ABORTED, 0, time.nowMicros(), new TreeSet<>());
-        decided(id, d);
-        return d;
-    }
-
-    private void decided(TxnId id, Decision d) {
-        decisions.put(id, d);
-        decisionOrder.addLast(new DecisionEntry(id, d));
-        if (!d.unacked.isEmpty()) unackedDecisions.put(id, d);
-    }
-
-    /** Aborts an undecided coordinated transaction: tells the client and the cohorts that voted. */
-    private void abort(CoordTxn c) {
-        coordinating.remove(c.txnId);
-        decided(c.txnId, new Decision(Outcome.ABORTED, 0, time.nowMicros(), new TreeSet<>()));
-        metrics.writesAborted++;
-        for (int p : c.votes.keySet()) if (p != self) send(p, new Abort(clock, c.txnId));
-        if (c.haveRequest) c.reply.reply(new WriteReply(c.requestId, clock, Outcome.ABORTED, 0));
+        state.send(p.coordinator, new YesVote(state.clock, p.txnId, p.pendingTime));
+        reply.reply(new WriteAck(w.requestId(), state.clock));
     }
 
     // ---------------------------------------------------------------- peer messages
 
     @Override
     public void onPeerMessage(int from, PeerMessage message) {
-        if (from < 0 || from >= topology.partitions()) return;
-        if (message instanceof YesVote v) onVote(from, v);
+        if (from < 0 || from >= state.topology.partitions()) return;
+        if (message instanceof YesVote v) coordinator.onVote(from, v);
         else if (message instanceof Commit c) {
-            receive(c.clock());
+            state.receive(c.clock());
             applyCommit(c.txnId(), c.commitTime(), from);
         } else if (message instanceof Abort a) {
-            receive(a.clock());
+            state.receive(a.clock());
             dropPending(a.txnId());
-        } else if (message instanceof Ack a) {
-            receive(a.clock());
-            Decision d = decisions.get(a.txnId());
-            if (d != null && d.unacked.remove(from) && d.unacked.isEmpty()) {
-                unackedDecisions.remove(a.txnId());
-                if (d.expired) decisions.remove(a.txnId());
-            }
-        } else if (message instanceof CheckTxn c) onCheck(from, c);
+        } else if (message instanceof Ack a) coordinator.onAck(from, a);
+        else if (message instanceof CheckTxn c) coordinator.onCheck(from, c);
         else if (message instanceof CheckTxnReply r) onCheckReply(from, r);
         // anything else is another protocol's message: ignored
-    }
-
-    private void onVote(int from, YesVote v) {
-        if (v.clock() < 0 || v.clock() > MAX_CLOCK || v.pendingTime() < 0 || v.pendingTime() > MAX_CLOCK) return;
-        receive(v.clock());
-        Decision d = decisions.get(v.txnId());
-        if (d != null) {
-            if (d.outcome == Outcome.COMMITTED) send(from, new Commit(clock, v.txnId(), d.commitTime));
-            else send(from, new Abort(clock, v.txnId()));
-            return;
-        }
-        CoordTxn c = coordinating.computeIfAbsent(v.txnId(), id -> new CoordTxn(id, time.nowMicros()));
-        c.votes.put(from, v.pendingTime());
-        tryCommit(c);
     }
 
     /** A cohort learns a commit (from Commit or a CheckTxn answer): applies its writes, drops the mark, acks. */
     private void applyCommit(TxnId id, long ct, int coordinator) {
         PendingTxn p = pending.remove(id);
         if (p != null) {
-            long now = time.nowMicros();
+            long now = state.time.nowMicros();
+            long stamp = Stamps.stamp(ct, p.coordinator);
             for (KeyValue kv : p.writes) {
                 KeyState ks = keys.get(kv.key());
                 ks.marks.remove(id);
-                ks.versions.put(stamp(ct, p.coordinator), new Version(stamp(ct, p.coordinator), ct, kv.value(), p.coordKey, now));
+                ks.versions.put(stamp, new Version(stamp, ct, kv.value(), p.coordKey, now));
             }
             metrics.writesCommitted++;
             resolved(id);
         }
-        send(coordinator, new Ack(clock, id));
+        state.send(coordinator, new Ack(state.clock, id));
     }
 
     private void dropPending(TxnId id) {
@@ -524,27 +292,9 @@ public final class EigerPartition implements PartitionServer {
         }
     }
 
-    private void onCheck(int from, CheckTxn c) {
-        if (c.clock() < 0 || c.clock() > MAX_CLOCK) return;
-        receive(c.clock());
-        List<TxnStatus> out = new ArrayList<>(c.txnIds().size());
-        for (TxnId id : c.txnIds()) {
-            Decision d = decisions.get(id);
-            if (d == null && c.time() < 0 && !coordinating.containsKey(id)) {
-                // A cohort held this transaction pending for a transaction timeout and we never heard of it: abort.
-                d = presumeAbort(id);
-            }
-            if (d != null) out.add(new TxnStatus(id, d.outcome, d.commitTime));
-            else out.add(new TxnStatus(id, Outcome.UNDECIDED, 0));
-        }
-        // For UNDECIDED: this partition's clock is now above the asker's, which is above the read time; a later commit
-        // takes a time above the clock sent here.
-        send(from, new CheckTxnReply(clock, out));
-    }
-
     private void onCheckReply(int from, CheckTxnReply r) {
-        if (r.clock() < 0 || r.clock() > MAX_CLOCK) return;
-        receive(r.clock());
+        if (r.clock() < 0 || r.clock() > Stamps.MAX_CLOCK) return;
+        state.receive(r.clock());
         for (TxnStatus s : r.statuses()) {
             PendingTxn p = pending.get(s.txnId());
             if (p == null || p.coordinator != from) continue;
@@ -564,30 +314,10 @@ public final class EigerPartition implements PartitionServer {
 
     @Override
     public void tick() {
-        long now = time.nowMicros();
+        long now = state.time.nowMicros();
         long timeout = config.transactionTimeoutMicros();
         long interval = config.checkIntervalMicros();
-        // Coordinator: abort what did not gather its request and every vote in time.
-        List<CoordTxn> expired = new ArrayList<>();
-        for (CoordTxn c : coordinating.values()) if (now - c.firstHeardMicros >= timeout) expired.add(c);
-        for (CoordTxn c : expired) {
-            metrics.coordinatorTimeouts++;
-            abort(c);
-        }
-        // Coordinator: resend commits not acknowledged; forget old decisions (kept while a cohort has not acknowledged).
-        for (Map.Entry<TxnId, Decision> e : unackedDecisions.entrySet()) {
-            Decision d = e.getValue();
-            if (now - d.lastResendMicros >= Math.max(interval, timeout / 4)) {
-                d.lastResendMicros = now;
-                for (int p : d.unacked) send(p, new Commit(clock, e.getKey(), d.commitTime));
-            }
-        }
-        while (!decisionOrder.isEmpty() && now - decisionOrder.peekFirst().decision().decidedAtMicros >= config.decisionRetentionMicros()) {
-            DecisionEntry oldest = decisionOrder.pollFirst();
-            if (decisions.get(oldest.txnId()) != oldest.decision()) continue; // forgotten and decided again since
-            if (oldest.decision().unacked.isEmpty()) decisions.remove(oldest.txnId());
-            else oldest.decision().expired = true;
-        }
+        coordinator.tick(now);
         // Cohort: ask about transactions pending for longer than the timeout.
         TreeSet<TxnId> stale = new TreeSet<>();
         for (PendingTxn p : pending.values())
@@ -631,67 +361,9 @@ public final class EigerPartition implements PartitionServer {
         }
     }
 
-    private void send(int to, PeerMessage m) {
-        peers.send(to, m);
-    }
-
-    // ---------------------------------------------------------------- validation
-
-    private ErrorReply checkClock(long requestId, long remote) {
-        if (remote < 0 || remote > MAX_CLOCK) return invalid(requestId, "clock " + remote + " out of range");
-        return null;
-    }
-
-    private ErrorReply checkKeys(long requestId, long remote, List<Key> ks) {
-        ErrorReply e = checkClock(requestId, remote);
-        return e != null ? e : checks.keys(requestId, ks);
-    }
-
-    private ErrorReply checkWrites(long requestId, long remote, TxnId txnId, List<KeyValue> writes) {
-        ErrorReply e = checkClock(requestId, remote);
-        if (e != null) return e;
-        if (txnId == null) return invalid(requestId, "no transaction id");
-        return checks.writes(requestId, writes);
-    }
-
-    private ErrorReply checkCohortWrite(CohortWrite w) {
-        ErrorReply e = checkWrites(w.requestId(), w.clock(), w.txnId(), w.writes());
-        if (e != null) return e;
-        int n = topology.partitions();
-        if (w.coordinator() < 0 || w.coordinator() >= n) return invalid(w.requestId(), "coordinator " + w.coordinator() + " out of range");
-        if (w.coordinator() == self) return invalid(w.requestId(), "a cohort write sent to its own coordinator " + self);
-        if (w.coordKey() == null || w.coordKey().length() == 0) return invalid(w.requestId(), "empty coordinator key");
-        if (topology.ownerOf(w.coordKey()) != w.coordinator())
-            return invalid(w.requestId(), "coordinator key " + w.coordKey() + " is not owned by coordinator " + w.coordinator());
-        PendingTxn p = pending.get(w.txnId());
-        if (p != null && p.coordinator != w.coordinator())
-            return invalid(w.requestId(), "transaction " + w.txnId() + " is pending with another coordinator");
-        return null;
-    }
-
-    private ErrorReply checkCoordWrite(CoordWrite w) {
-        ErrorReply e = checkWrites(w.requestId(), w.clock(), w.txnId(), w.writes());
-        if (e != null) return e;
-        e = checks.key(w.requestId(), w.coordKey());
-        if (e != null) return e;
-        int n = topology.partitions();
-        if (w.participants().isEmpty() || w.participants().size() > n) return invalid(w.requestId(), "bad participant list " + w.participants());
-        Set<Integer> seen = new HashSet<>();
-        for (Integer p : w.participants())
-            if (p == null || p < 0 || p >= n || !seen.add(p)) return invalid(w.requestId(), "bad participant list " + w.participants());
-        if (!seen.contains(self)) return invalid(w.requestId(), "participants " + w.participants() + " do not include coordinator " + self);
-        if (w.deps().size() > config.maxKeysPerRequest())
-            return invalid(w.requestId(), w.deps().size() + " dependencies, more than the maximum of " + config.maxKeysPerRequest());
-        return null;
-    }
-
-    private static ErrorReply invalid(long requestId, String message) {
-        return RequestChecks.invalid(requestId, message);
-    }
-
     @Override
     public String toString() {
-        return "EigerPartition{" + self + ", L=" + clock + ", pending=" + pending.size() + ", held=" + held.size()
-                + ", coordinating=" + coordinating.size() + ", decisions=" + decisions.size() + "}";
+        return "EigerPartition{" + state.self + ", L=" + state.clock + ", pending=" + pending.size() + ", held=" + held.size()
+                + ", coordinating=" + coordinator.coordinatingCount() + ", decisions=" + coordinator.decisionCount() + "}";
     }
 }

@@ -36,10 +36,10 @@ public final class EigerProtocol implements ProtocolFactory {
         return Protocol.EIGER;
     }
 
-    /** Reads and puts only, its partitions' state in memory, one node per partition. */
+    /** Causal reads and puts only, its partitions' state in memory, one node per partition. */
     @Override
     public Set<Capability> capabilities() {
-        return Set.of();
+        return Set.of(Capability.CAUSAL_CONSISTENCY);
     }
 
     @Override

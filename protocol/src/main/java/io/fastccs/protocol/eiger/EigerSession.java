@@ -261,7 +261,7 @@ public final class EigerSession implements ProtocolSession {
             if (o == Outcome.COMMITTED) {
                 committed(s);
                 failed(null);
-                floor = Math.max(floor, EigerPartition.commitTimeOf(s));
+                floor = Math.max(floor, Stamps.commitTimeOf(s));
                 deps.clear();
                 deps.put(coordKeyOf(), s);
             } else if (o == Outcome.ABORTED) {

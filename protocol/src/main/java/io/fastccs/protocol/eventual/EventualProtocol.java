@@ -25,7 +25,7 @@ public final class EventualProtocol implements ProtocolFactory {
         return Protocol.EVENTUAL;
     }
 
-    /** Reads and puts only, its partitions' state in memory, one node per partition. */
+    /** Reads and puts only, no consistency across keys, its partitions' state in memory, one node per partition. */
     @Override
     public Set<Capability> capabilities() {
         return Set.of();

@@ -1,7 +1,7 @@
 package io.fastccs.protocol.host;
 
 import io.fastccs.protocol.ClockCompaction;
-import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;

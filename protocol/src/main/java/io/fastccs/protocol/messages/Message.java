@@ -3,7 +3,7 @@ package io.fastccs.protocol.messages;
 /**
  * Every message of every protocol: client requests, their responses, messages between partitions, and the
  * connection's control messages. No protocol seals these types: each protocol's messages are records of its own that
- * implement them, and the wire codec finds each protocol's mapping by the protocol's name.
+ * implement them, and each protocol registers the wire mapping of its records with the wire codec.
  */
 public interface Message {
     /** Bytes of keys and values among its encoded bytes; the rest is metadata (all of it, for most messages). */

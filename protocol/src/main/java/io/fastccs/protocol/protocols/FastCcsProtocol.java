@@ -4,7 +4,7 @@ import io.fastccs.protocol.messages.KeyValue;
 
 import io.fastccs.protocol.ClientSession;
 import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.Partition;
+import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.PartitionConfig;
 import io.fastccs.protocol.ReadTransaction;
 import io.fastccs.protocol.WriteTransaction;

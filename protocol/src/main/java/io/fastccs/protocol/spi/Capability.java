@@ -6,6 +6,11 @@ package io.fastccs.protocol.spi;
  */
 public enum Capability {
     /**
+     * Every history is transactionally causally consistent: reads see atomic, causally consistent snapshots. A protocol
+     * without it (eventual consistency) may show anomalies, and the history checker's finding them is no failure.
+     */
+    CAUSAL_CONSISTENCY,
+    /**
      * A session's causal context can leave it as a token ({@link ProtocolSession#causalContext()}) and a new session can
      * continue from one ({@link ProtocolFactory#resume}).
      */

@@ -2,19 +2,28 @@ package io.fastccs.protocol.wire;
 
 import io.fastccs.protocol.messages.Message;
 import io.fastccs.protocol.wire.MalformedFrameException.Kind;
-import io.fastccs.protocol.wire.thrift.Frame;
+import org.apache.thrift.TBase;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TCompactProtocol;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolException;
+import org.apache.thrift.protocol.TProtocolUtil;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * Turns a {@link Message} into one frame of bytes and back: a Thrift {@code Frame} (see
- * {@code src/main/thrift/fastccs.thrift}) in the compact protocol. The frame's length is the transport's business;
- * a frame here is exactly the bytes of one message.
+ * Turns a {@link Message} into one frame of bytes and back: a Thrift {@code Frame} (see {@code src/main/thrift/core.thrift},
+ * "The frame") in the compact protocol. The frame's length is the transport's business; a frame here is exactly the
+ * bytes of one message.
+ *
+ * <p>The codec writes and reads the envelope itself, the exact bytes Thrift writes for a struct holding a union, and
+ * leaves the message's own struct to the {@link WireMember} of the {@link ProtocolWire} that owns its type or member
+ * id. Only the connection's own messages are the core's; every protocol registers its wire (see {@link ProtocolWire}).
  *
  * <p>{@code decode(encode(m)).equals(m)} holds for every message. Decoding trusts nothing: every failure, from
  * garbage bytes to a negative clock entry, is a {@link MalformedFrameException}, and no frame makes the decoder
@@ -33,6 +42,12 @@ public final class WireCodec {
     private static final int INITIAL_OUTPUT_BYTES = 4 << 10;
     private static final int MAX_RETAINED_OUTPUT_BYTES = 64 << 10;
 
+    /** The envelope: {@code struct Frame { 1: Body body }}, Body being the union of every wire's members. */
+    private static final TStruct FRAME = new TStruct("Frame");
+    private static final TField FRAME_BODY = new TField("body", TType.STRUCT, (short) 1);
+    private static final TStruct BODY = new TStruct("Body");
+
+    private static final WireRegistry INSTALLED = WireRegistry.installed();
     private static final ThreadLocal<Encoder> ENCODERS = ThreadLocal.withInitial(Encoder::new);
 
     private WireCodec() {
@@ -41,34 +56,55 @@ public final class WireCodec {
     /**
      * The frame for {@code m}.
      *
-     * @throws NullPointerException     if a component the wire requires is null (anything but a read value, a
-     *                                  reply's commit clock, an error message, or an Eiger KeyVersion's value or
-     *                                  coordinator key)
+     * @throws NullPointerException     if a component the wire requires is null (any but those the message's
+     *                                  schema marks optional, such as a read value, a reply's commit clock or an
+     *                                  error message)
      * @throws IllegalArgumentException if a partition index, sequence number, time, clock or version is negative
      *                                  (below -1 for the times that use -1 for none), which every receiver would
-     *                                  refuse
+     *                                  refuse, or if no wire on the class path maps {@code m}'s type
      */
     public static byte[] encode(Message m) {
-        return encodeInThreadBuffer(m).toByteArray();
+        return encode(m, INSTALLED);
     }
 
     /** The length of {@code encode(m)}. Costs a full encoding, minus copying out the result. */
     public static int encodedSize(Message m) {
-        return encodeInThreadBuffer(m).size();
+        return encodeInThreadBuffer(m, INSTALLED).size();
     }
 
-    private static FrameOutput encodeInThreadBuffer(Message m) {
-        Frame frame = WireMapping.toWire(Objects.requireNonNull(m, "message"));
+    /** {@link #encode(Message)} with the members of {@code registry} only. */
+    static byte[] encode(Message m, WireRegistry registry) {
+        return encodeInThreadBuffer(m, registry).toByteArray();
+    }
+
+    private static FrameOutput encodeInThreadBuffer(Message m, WireRegistry registry) {
+        WireMember<?, ?> member = registry.member(Objects.requireNonNull(m, "message"));
+        TBase<?, ?> struct = member.toWire(m);
         Encoder encoder = ENCODERS.get();
         try {
             encoder.reset();
-            frame.write(encoder.protocol);
+            writeFrame(encoder.protocol, member, struct);
             return encoder.output;
         } catch (TException | RuntimeException e) {
             // The protocol may hold half-written state; start the next encode on this thread from scratch.
             ENCODERS.remove();
             throw new IllegalStateException("cannot encode " + m, e);
         }
+    }
+
+    /** What Thrift's generated code writes for a {@code Frame} whose {@code Body} union holds {@code struct}. */
+    private static void writeFrame(TProtocol out, WireMember<?, ?> member, TBase<?, ?> struct) throws TException {
+        out.writeStructBegin(FRAME);
+        out.writeFieldBegin(FRAME_BODY);
+        out.writeStructBegin(BODY);
+        out.writeFieldBegin(member.field);
+        struct.write(out);
+        out.writeFieldEnd();
+        out.writeFieldStop();
+        out.writeStructEnd();
+        out.writeFieldEnd();
+        out.writeFieldStop();
+        out.writeStructEnd();
     }
 
     /** Decodes a whole array as one frame under {@link WireLimits#DEFAULT}. */
@@ -108,15 +144,21 @@ public final class WireCodec {
      * @throws IndexOutOfBoundsException if {@code off} and {@code len} do not lie within {@code buf}
      */
     public static Message decode(byte[] buf, int off, int len, WireLimits limits) throws MalformedFrameException {
+        return decode(buf, off, len, limits, INSTALLED);
+    }
+
+    /** {@link #decode(byte[], int, int, WireLimits)} with the members of {@code registry} only. */
+    static Message decode(byte[] buf, int off, int len, WireLimits limits, WireRegistry registry)
+            throws MalformedFrameException {
         Objects.checkFromIndexSize(off, len, buf.length);
         checkFrameLength(len, limits);
-        Frame frame = new Frame();
+        Body body;
         BoundedCompactProtocol in;
         try {
             FrameInput input = new FrameInput(
                     new TConfiguration(limits.maxFrameBytes(), limits.maxFrameBytes(), MAX_NESTING), buf, off, len);
             in = new BoundedCompactProtocol(input, limits);
-            frame.read(in);
+            body = readFrame(in, registry);
             if (input.remaining() != 0)
                 throw new MalformedFrameException(Kind.MALFORMED,
                         input.remaining() + " bytes left over after a " + (len - input.remaining()) + "-byte frame");
@@ -128,7 +170,62 @@ public final class WireCodec {
             // RuntimeException too: on some garbage libthrift fails with an IndexOutOfBoundsException or the like.
             throw new MalformedFrameException(Kind.MALFORMED, "undecodable frame: " + e, e);
         }
-        return WireMapping.fromWire(frame, in.bodyFieldId(), limits);
+        // Mapped only once the whole frame has been read, so a frame that is broken and also lacks a field reports
+        // the broken bytes.
+        if (body == null) throw WireChecks.missing("Frame.body");
+        if (body.member == null) throw emptyBody(in.bodyFieldId(), registry);
+        return body.member.fromWire(body.struct, limits);
+    }
+
+    /** The body's member and the struct read for it; both null if the body held none this codec knows. */
+    private record Body(WireMember<?, ?> member, TBase<?, ?> struct) {
+    }
+
+    private static final Body NO_MESSAGE = new Body(null, null);
+
+    /** What Thrift's generated code reads for a {@code Frame}, field by field; null if it has no body. */
+    private static Body readFrame(TProtocol in, WireRegistry registry) throws TException {
+        Body body = null;
+        in.readStructBegin();
+        while (true) {
+            TField field = in.readFieldBegin();
+            if (field.type == TType.STOP) break;
+            if (field.id == FRAME_BODY.id && field.type == TType.STRUCT) body = readBody(in, registry);
+            else TProtocolUtil.skip(in, field.type);
+            in.readFieldEnd();
+        }
+        in.readStructEnd();
+        return body;
+    }
+
+    /**
+     * What Thrift's generated code reads for a union: the first field, skipped unless it is a known member sent as a
+     * struct, then one more field header, the stop, which Thrift's union reader does not check either.
+     */
+    private static Body readBody(TProtocol in, WireRegistry registry) throws TException {
+        in.readStructBegin();
+        TField field = in.readFieldBegin();
+        WireMember<?, ?> member = registry.member(field.id);
+        TBase<?, ?> struct = null;
+        if (member != null && field.type == TType.STRUCT) {
+            struct = member.newStruct();
+            struct.read(in);
+        } else {
+            TProtocolUtil.skip(in, field.type);
+        }
+        in.readFieldEnd();
+        in.readFieldBegin();
+        in.readStructEnd();
+        return struct == null ? NO_MESSAGE : new Body(member, struct);
+    }
+
+    private static MalformedFrameException emptyBody(short fieldId, WireRegistry registry) {
+        if (fieldId == 0) return new MalformedFrameException(Kind.MALFORMED, "the frame's body holds no message");
+        WireMember<?, ?> known = registry.member(fieldId);
+        if (known != null)
+            return new MalformedFrameException(Kind.MALFORMED,
+                    "body field " + fieldId + " (" + known.name() + ") is not encoded as a struct");
+        return new MalformedFrameException(Kind.UNKNOWN_MESSAGE, "unknown message type: body field " + fieldId);
     }
 
     private static void checkFrameLength(int len, WireLimits limits) throws MalformedFrameException {

@@ -40,10 +40,10 @@ public final class WrenProtocol implements ProtocolFactory {
         return Protocol.WREN;
     }
 
-    /** Reads and puts only, its partitions' state in memory, one node per partition. */
+    /** Causal reads and puts only, its partitions' state in memory, one node per partition. */
     @Override
     public Set<Capability> capabilities() {
-        return Set.of();
+        return Set.of(Capability.CAUSAL_CONSISTENCY);
     }
 
     @Override

@@ -181,7 +181,7 @@ class EigerReadTest {
         List<Long> stamps = new java.util.ArrayList<>();
         for (io.fastccs.protocol.messages.ClientResponse r : replies)
             if (r instanceof EigerMessages.WriteReply w) stamps.add(w.stamp());
-        assertThat(stamps).containsExactlyInAnyOrder(EigerPartition.stamp(14, 0), EigerPartition.stamp(14, 2));
+        assertThat(stamps).containsExactlyInAnyOrder(Stamps.stamp(14, 0), Stamps.stamp(14, 2));
 
         ReadStep r = c.startRead(c.session(9), List.of(A, B));
         c.deliverAll(e -> !yCommitToA.test(e));

@@ -19,9 +19,6 @@ import io.fastccs.protocol.messages.StabilizeDown;
 import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.wire.MalformedFrameException.Kind;
-import io.fastccs.protocol.wire.thrift.Body;
-import io.fastccs.protocol.wire.thrift.Frame;
-import io.fastccs.protocol.wire.thrift.Hello;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TField;
 import org.apache.thrift.protocol.TList;
@@ -54,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @Timeout(120)
 class WireCodecMalformedTest {
-    /** Body field ids from fastccs.thrift. */
+    /** Body field ids from fastccs.thrift, and core.thrift for ErrorReply and Hello. */
     private static final int FIRST_ROUND_READ = 1, WRITE_REQUEST = 3, READ_REPLY = 5, WRITE_REPLY = 6,
             ERROR_REPLY = 8, STABILIZE = 13, STABILIZE_UP = 14, STABILIZE_DOWN = 15, HELLO = 22;
     /** Body field ids of the other protocols' messages. */

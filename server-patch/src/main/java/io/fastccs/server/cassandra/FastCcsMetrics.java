@@ -1,6 +1,6 @@
 package io.fastccs.server.cassandra;
 
-import io.fastccs.protocol.PartitionMetrics;
+import io.fastccs.protocol.partition.PartitionMetrics;
 import io.fastccs.server.node.FastCcsNode;
 import io.fastccs.server.storage.CassandraPartitionStore;
 

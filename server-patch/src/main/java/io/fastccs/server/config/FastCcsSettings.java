@@ -1,5 +1,8 @@
 package io.fastccs.server.config;
 
+import java.util.List;
+import io.fastccs.protocol.spi.Capability;
+import io.fastccs.protocol.protocols.Protocols;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
@@ -96,9 +99,10 @@ public record FastCcsSettings(
         DurationSpec.LongMicrosecondsBound timeout = p.micros(FastCcsProperty.TRANSACTION_TIMEOUT);
         Set<Protocol> protocols = p.protocols(FastCcsProperty.PROTOCOL);
         int replicationFactor = p.integer(FastCcsProperty.REPLICATION_FACTOR, 1, 7);
-        if (!protocols.equals(EnumSet.of(Protocol.FASTCCS)) && replicationFactor != 1)
+        List<Protocol> unreplicated = protocols.stream().filter(x -> !Protocols.factory(x).has(Capability.REPLICATION)).toList();
+        if (!unreplicated.isEmpty() && replicationFactor != 1)
             throw new IllegalArgumentException("FastCCS setting " + FastCcsProperty.PROTOCOL.key + ": "
-                    + protocols.stream().filter(x -> x != Protocol.FASTCCS).map(Protocol::word).collect(Collectors.joining(", "))
+                    + unreplicated.stream().map(Protocol::word).collect(Collectors.joining(", "))
                     + ": the compared protocols run at replication_factor 1 only (they keep their versions in memory, one"
                     + " node per partition); got replication_factor " + replicationFactor);
         return new FastCcsSettings(

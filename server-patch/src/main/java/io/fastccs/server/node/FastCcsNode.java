@@ -1,7 +1,7 @@
 package io.fastccs.server.node;
 
-import io.fastccs.protocol.Partition;
-import io.fastccs.protocol.PartitionMetrics;
+import io.fastccs.protocol.partition.Partition;
+import io.fastccs.protocol.partition.PartitionMetrics;
 import io.fastccs.protocol.api.ClientReply;
 import io.fastccs.protocol.api.PeerSink;
 import io.fastccs.protocol.host.DurablePartitionStore;

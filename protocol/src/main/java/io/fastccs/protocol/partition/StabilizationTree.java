@@ -1,4 +1,4 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.messages.Settled;
 

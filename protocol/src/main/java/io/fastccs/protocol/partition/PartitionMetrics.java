@@ -1,4 +1,4 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.partition;
 
 /**
  * Counters of one partition. Written only by the partition's thread; other threads may read slightly stale

@@ -1,4 +1,4 @@
-package io.fastccs.protocol;
+package io.fastccs.protocol.partition;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,133 @@
+package io.fastccs.protocol.wire;
+
+import io.fastccs.protocol.eiger.EigerMessages;
+import io.fastccs.protocol.eiger.EigerWire;
+import io.fastccs.protocol.eventual.EventualWire;
+import io.fastccs.protocol.messages.Message;
+import io.fastccs.protocol.primitives.Key;
+import io.fastccs.protocol.wire.MalformedFrameException.Kind;
+import io.fastccs.protocol.wren.WrenMessages;
+import io.fastccs.protocol.wren.WrenWire;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Each protocol's wire is its own: its block of member ids, found on the class path, and nothing of another's. */
+class ProtocolWiresTest {
+    private static final Path MAIN = Path.of("src/main/java/io/fastccs/protocol");
+
+    /** The pinned blocks: a renumbering would make nodes of two builds misread each other. */
+    @Test
+    void everyWireKeepsItsMemberIdsAndIsFoundOnTheClassPath() {
+        Map<ProtocolWire, Set<Integer>> expected = new LinkedHashMap<>();
+        expected.put(new ConnectionWire(), ids(IntStream.of(8, 20, 21, 22, 23)));
+        expected.put(new FastCcsWire(), ids(IntStream.concat(IntStream.concat(IntStream.rangeClosed(1, 7),
+                IntStream.rangeClosed(9, 19)), IntStream.rangeClosed(24, 26))));
+        expected.put(new EventualWire(), ids(IntStream.rangeClosed(30, 33)));
+        expected.put(new EigerWire(), ids(IntStream.rangeClosed(40, 54)));
+        expected.put(new WrenWire(), ids(IntStream.rangeClosed(60, 72)));
+        WireRegistry installed = WireRegistry.installed();
+        for (var e : expected.entrySet()) {
+            Set<Integer> actual = new TreeSet<>();
+            for (WireMember<?, ?> m : e.getKey().members()) {
+                actual.add((int) m.id());
+                assertThat(installed.member(m.id()).type()).as("member %d", m.id()).isEqualTo(m.type());
+            }
+            assertThat(actual).as(e.getKey().getClass().getSimpleName()).isEqualTo(e.getValue());
+        }
+    }
+
+    private static Set<Integer> ids(IntStream ids) {
+        Set<Integer> out = new TreeSet<>();
+        ids.forEach(out::add);
+        return out;
+    }
+
+    @Test
+    void withoutAProtocolsWireItsMessagesCannotBeSentAndAreUnknownOnArrival() throws Exception {
+        WireRegistry withoutEiger = WireRegistry.of(List.of(new ConnectionWire(), new FastCcsWire(), new WrenWire(),
+                new EventualWire()));
+        Message read = new EigerMessages.Read1(40, 5, List.of(Key.of("a")));
+        assertThatThrownBy(() -> WireCodec.encode(read, withoutEiger)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(EigerMessages.Read1.class.getName())
+                .hasMessageContaining("META-INF/services/io.fastccs.protocol.wire.ProtocolWire")
+                .hasMessageContaining("found: ConnectionWire, FastCcsWire, WrenWire, EventualWire");
+        byte[] frame = WireCodec.encode(read);
+        try {
+            WireCodec.decode(frame, 0, frame.length, WireLimits.DEFAULT, withoutEiger);
+            throw new AssertionError("decoded an Eiger frame without Eiger's wire");
+        } catch (MalformedFrameException e) {
+            assertThat(e.kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
+            assertThat(e).hasMessageContaining("body field 40");
+        }
+        Message lst = new WrenMessages.Lst(5);
+        byte[] wren = WireCodec.encode(lst, withoutEiger);
+        assertThat(wren).isEqualTo(WireCodec.encode(lst));
+        assertThat(WireCodec.decode(wren, 0, wren.length, WireLimits.DEFAULT, withoutEiger)).isEqualTo(lst);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // The parts stay apart, so that moving each to a module of its own moves files and changes no code.
+    // ------------------------------------------------------------------------------------------------------------
+
+    /** What of {@code messages} every protocol shares: the envelope, the values and the connection's messages. */
+    private static final Set<String> SHARED_MESSAGES = Set.of("Message", "ClientRequest", "ClientResponse", "PeerMessage",
+            "ControlMessage", "Hello", "HelloReply", "RingRequest", "RingReply", "RingMember", "ErrorReply", "ErrorCode",
+            "KeyValue", "ReadValue", "Outcome", "Payloads");
+    private static final Pattern MESSAGES = Pattern.compile("\\bio\\.fastccs\\.protocol\\.messages\\.([A-Z]\\w*)");
+    /** FastCCS's root package, its structs and its wire. */
+    private static final Pattern FASTCCS = Pattern.compile("\\bio\\.fastccs\\.protocol\\.[A-Z]"
+            + "|\\bio\\.fastccs\\.protocol\\.wire\\.thrift\\b|\\bFastCcsWire\\b|\\bCompactWire\\b");
+    private static final Pattern BASELINES = Pattern.compile("\\bio\\.fastccs\\.(protocol|baselines)\\.(eiger|wren|eventual)\\b");
+
+    @Test
+    void theBaselinesWiresUseNothingOfFastCcs() throws IOException {
+        for (String file : List.of("eiger/EigerWire.java", "wren/WrenWire.java", "eventual/EventualWire.java"))
+            assertThat(fastCcsReferences(MAIN.resolve(file))).as(file).isEmpty();
+    }
+
+    @Test
+    void theCoreOfTheWireUsesNothingOfAnyProtocol() throws IOException {
+        List<Path> core = new ArrayList<>();
+        try (Stream<Path> files = Files.list(MAIN.resolve("wire"))) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (!name.startsWith("FastCcs") && !name.equals("CompactWire.java") && !name.equals("package-info.java"))
+                    core.add(f);
+            }
+        }
+        assertThat(core).extracting(p -> p.getFileName().toString()).contains("WireCodec.java", "WireChecks.java",
+                "ConnectionWire.java");
+        for (Path f : core) {
+            List<String> found = fastCcsReferences(f);
+            Matcher baseline = BASELINES.matcher(Files.readString(f));
+            while (baseline.find()) found.add(baseline.group());
+            assertThat(found).as(f.toString()).isEmpty();
+        }
+    }
+
+    private static List<String> fastCcsReferences(Path file) throws IOException {
+        String source = Files.readString(file);
+        List<String> found = new ArrayList<>();
+        Matcher m = FASTCCS.matcher(source);
+        while (m.find()) found.add(m.group());
+        Matcher messages = MESSAGES.matcher(source);
+        while (messages.find()) if (!SHARED_MESSAGES.contains(messages.group(1))) found.add(messages.group());
+        return found;
+    }
+}

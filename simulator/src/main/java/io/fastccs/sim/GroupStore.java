@@ -40,7 +40,8 @@ final class GroupStore extends SimStore {
     private record Waiting(List<Runnable> then, List<CompletableFuture<Void>> marks) {
     }
 
-    GroupStore(InMemoryPartitionStore leaderView, ReplicaGroup group, ReplicatedLog log, EventQueue events, BooleanSupplier alive) {
+    GroupStore(InMemoryPartitionStore leaderView, ReplicaGroup group, ReplicatedLog log, EventQueue events,
+               BooleanSupplier alive) {
         super(leaderView, events, alive);
         this.leaderView = leaderView;
         this.group = group;
@@ -54,7 +55,7 @@ final class GroupStore extends SimStore {
         openStep.add(w);
     }
 
-    /** Broken variant {@code releaseBeforeCommit}: every mark is complete at once, so messages leave before their entry commits. */
+    /** Broken variant {@code releaseBeforeCommit}: every mark complete at once, so messages leave before their entry commits. */
     @Override
     public CompletableFuture<Void> durableMark() {
         if (group.settings().releaseBeforeCommit()) return DONE;
@@ -74,7 +75,7 @@ final class GroupStore extends SimStore {
         return durableMark();
     }
 
-    /** The open step's settled-prefix news: told to the partition after its step's entry commits (only the last counts). */
+    /** The open step's settled-prefix news, told after its step's entry commits; only the last one asked for counts. */
     void newsAfterStep(Runnable news) {
         openNews = news;
     }
@@ -110,7 +111,7 @@ final class GroupStore extends SimStore {
             openNews = null;
             long delay = group.newsDelay();
             Runnable deliver = () -> events.schedule(delay, news);
-            if (target == null || group.settings().durableBeforeCommit()) deliver.run(); // broken variant: before the commit
+            if (target == null || group.settings().durableBeforeCommit()) deliver.run(); // the variant: before commit
             else target.then().add(deliver);
         }
     }

@@ -53,7 +53,7 @@ final class ReplicaGroup {
     private final EventQueue events;
     private final Settings settings;
     private final double meanDelayMicros;
-    /** The batches the log carries, by number: nothing leaves the process, so entries name them instead of encoding them. */
+    /** The batches the log carries, by number: nothing leaves the process, so an entry names its batch, not encodes it. */
     private final Map<Long, List<Consumer<PartitionStore>>> batches = new HashMap<>();
     private long nextBatch, lastIndex, terms;
     private Term current;
@@ -149,7 +149,7 @@ final class ReplicaGroup {
             return spec;
         }
 
-        /** Commits after a majority round trip, and after every entry before it; never once the term ended or is cut off. */
+        /** Commits after a majority round trip and every entry before it; never once the term ended or is cut off. */
         @Override
         public CompletableFuture<Long> append(byte[] batch) {
             entries++;

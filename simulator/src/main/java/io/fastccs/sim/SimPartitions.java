@@ -275,8 +275,8 @@ final class SimPartitions {
                 return;
             }
             // As a node whose cache misses the keys: the host loads them, and answers a round one at its arrival snapshot.
-            long missDelay = heldBack != null && (request instanceof FirstRoundRead || request instanceof CompactFirstRoundRead)
-                    && heldBack.holdsBack() ? heldBack.delay() : -1;
+            boolean roundOne = request instanceof FirstRoundRead || request instanceof CompactFirstRoundRead;
+            long missDelay = heldBack != null && roundOne && heldBack.holdsBack() ? heldBack.delay() : -1;
             process.store.arriving(missDelay, () -> process.host.onClientRequest(transmit, request, onAnswer));
         });
     }
@@ -362,7 +362,7 @@ final class SimPartitions {
 
         @Override
         public void stopped(Throwable cause) {
-            throw new IllegalStateException("partition " + p + "'s host stopped; the simulated store and lease never fail", cause);
+            throw new IllegalStateException("partition " + p + "'s host stopped: a simulated store or lease failed", cause);
         }
 
         /** A partition that throws is a bug the run must stop at. */

@@ -76,7 +76,8 @@ public final class PartitionHost {
     public void start(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
         if (failed) return;
         env.execute(() -> {
-            Partition started = Partition.start(self, config, topology, store, (to, message) -> send(() -> peers.send(to, message)), time);
+            Partition started = Partition.start(self, config, topology, store,
+                    (to, message) -> send(() -> peers.send(to, message)), time);
             if (showsOnlyDurable) started.trackDurableSettled();
             partition = started;
             store.endOfStep();

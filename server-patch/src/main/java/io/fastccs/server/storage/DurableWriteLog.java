@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A {@link WriteLog} whose writes become durable asynchronously, as {@link io.fastccs.protocol.host.DurablePartitionStore}'s do: the host of a
- * compared protocol holds every message its partition sends after a write until {@link #whenDurable()} completes.
+ * A {@link WriteLog} whose writes become durable asynchronously, as
+ * {@link io.fastccs.protocol.host.DurablePartitionStore}'s do: the host of a compared protocol holds every message its
+ * partition sends after a write until {@link #whenDurable()} completes.
  */
 public interface DurableWriteLog extends WriteLog, AutoCloseable {
     /** Keeps nothing and is always durable: nodes without Cassandra (the in-process test cluster). */

@@ -1,6 +1,10 @@
 package io.fastccs.protocol;
 
-import java.util.EnumSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -22,9 +26,10 @@ public final class PartitionConfig {
     private final int maxKeysPerRequest;
     private final int maxKeyBytes;
     private final int maxValueBytes;
-    private final Set<Bug> bugs;
+    /** Deliberately broken variants, each a constant of its protocol's own enum; empty but in tests. */
+    private final Set<Enum<?>> bugs;
 
-    private PartitionConfig(Builder b, Set<Bug> bugs) {
+    private PartitionConfig(Builder b, Set<? extends Enum<?>> bugs) {
         this.transactionTimeoutMicros = positive("transaction timeout", b.transactionTimeoutMicros);
         this.checkIntervalMicros = positive("check interval", b.checkIntervalMicros);
         this.stabilizationIntervalMicros = positive("stabilization interval", b.stabilizationIntervalMicros);
@@ -38,7 +43,7 @@ public final class PartitionConfig {
         this.maxValueBytes = (int) positive("max value bytes", b.maxValueBytes);
         if (decisionRetentionMicros < 2 * transactionTimeoutMicros)
             throw new IllegalArgumentException("decision retention must be at least twice the transaction timeout");
-        this.bugs = bugs.isEmpty() ? Set.of() : Set.copyOf(bugs);
+        this.bugs = bugs.isEmpty() ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(bugs));
     }
 
     private static long positive(String what, long v) {
@@ -109,14 +114,19 @@ public final class PartitionConfig {
 
     public int maxValueBytes() { return maxValueBytes; }
 
-    /** Whether this configuration runs the broken variant {@code bug}; only test code can switch one on (withBugs). */
-    public boolean has(Bug bug) {
+    /** Whether this configuration runs the broken variant {@code bug}, a constant of its protocol's own enum. */
+    public boolean has(Enum<?> bug) {
         return bugs.contains(bug);
     }
 
-    /** Test-only: a copy of this configuration with deliberately broken behaviour. */
-    PartitionConfig withBugs(Set<Bug> bugs) {
-        return new PartitionConfig(toBuilder(), bugs.isEmpty() ? EnumSet.noneOf(Bug.class) : EnumSet.copyOf(bugs));
+    /**
+     * Tests only: this configuration running the deliberately broken variants {@code bugs}, to prove that the burn
+     * test and the history checker catch what they break.
+     */
+    public PartitionConfig withBugs(Set<? extends Enum<?>> bugs) {
+        List<Enum<?>> ordered = new ArrayList<>(bugs);
+        ordered.sort(Comparator.comparing((Enum<?> e) -> e.getDeclaringClass().getName()).thenComparingInt(Enum::ordinal));
+        return new PartitionConfig(toBuilder(), new LinkedHashSet<>(ordered));
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.fastccs.client;
 import io.fastccs.client.internal.Blocking;
 import io.fastccs.client.internal.ClientConfig;
 import io.fastccs.client.internal.DefaultFastCcsClient;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 
 import java.net.InetSocketAddress;
 import javax.net.ssl.SSLContext;

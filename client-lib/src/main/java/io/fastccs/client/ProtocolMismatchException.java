@@ -1,6 +1,6 @@
 package io.fastccs.client;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 
 /**
  * A node runs another consistency protocol than the client was built for ({@link FastCcsClientBuilder#withProtocol}):

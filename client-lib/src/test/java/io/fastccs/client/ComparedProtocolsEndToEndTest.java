@@ -1,7 +1,7 @@
 package io.fastccs.client;
 
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.primitives.Protocol;
 import io.fastccs.server.node.InProcessCluster;
 import io.fastccs.server.transport.TransportSecurity;
 import org.junit.jupiter.api.AfterAll;

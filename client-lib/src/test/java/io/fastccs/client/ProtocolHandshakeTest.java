@@ -1,13 +1,13 @@
 package io.fastccs.client;
 
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.Hello;
+import io.fastccs.core.messages.Hello;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.primitives.VectorClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -99,7 +99,7 @@ class ProtocolHandshakeTest {
         List<String> keys = List.of("a", "b", "c", "d", "e", "f");
         Map<String, String> writes = Map.of("a", "1", "b", "2", "c", "3", "d", "4", "e", "5", "f", "6");
         WriteResult w = s.write(writes);
-        int owners = (int) keys.stream().map(k -> cluster.ring().ownerOf(io.fastccs.protocol.primitives.Key.of(k))).distinct().count();
+        int owners = (int) keys.stream().map(k -> cluster.ring().ownerOf(io.fastccs.core.primitives.Key.of(k))).distinct().count();
         assertThat(w.partitionsTouched()).isEqualTo(owners);
         assertThat(w.size()).isEqualTo(6);
         assertThat(w.commitClock()).hasSize(N).isEqualTo(s.exportToken().clock());

@@ -1,20 +1,20 @@
 package io.fastccs.client;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.ring.Murmur3Token;
+import io.fastccs.core.ring.Murmur3Token;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,13 +1,13 @@
 package io.fastccs.client;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.ring.TokenRing;
-import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.ring.TokenRing;
+import io.fastccs.core.wire.WireCodec;
 import io.fastccs.server.node.InProcessCluster;
 import io.fastccs.server.transport.TransportSecurity;
 import io.netty.handler.ssl.ClientAuth;

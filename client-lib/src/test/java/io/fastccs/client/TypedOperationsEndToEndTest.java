@@ -1,7 +1,7 @@
 package io.fastccs.client;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.server.node.InProcessCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -2,7 +2,7 @@ package io.fastccs.it;
 
 import io.fastccs.check.TccChecker;
 import io.fastccs.client.FastCcsClient;
-import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.core.wire.WireCodec;
 import io.fastccs.tools.cluster.LocalCluster;
 
 import java.io.IOException;

@@ -1,13 +1,13 @@
 package io.fastccs.it;
 
 import io.fastccs.client.FastCcsClient;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.Message;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.Message;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.testkit.CheckedWorkload;
 import io.fastccs.testkit.RawClient;
 import io.fastccs.tools.nemesis.NemesisCommand;

@@ -1,6 +1,6 @@
 package io.fastccs.it;
 
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.tools.nemesis.NemesisCommand;
 import io.fastccs.tools.nemesis.NemesisRun;
 import io.fastccs.tools.nemesis.NodeClockOffsets;

@@ -1,6 +1,6 @@
 package io.fastccs.it;
 
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.tools.cluster.LocalCluster;
 import io.fastccs.tools.cluster.Ports;
 import io.fastccs.tools.cluster.StartOptions;

@@ -1,14 +1,15 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.messages.KeyValue;
 import java.util.List;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.api.Topology;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.api.Topology;
 
-import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.core.messages.ClientRequest;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.Rebase;
 

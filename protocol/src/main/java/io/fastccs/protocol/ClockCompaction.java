@@ -1,8 +1,8 @@
 package io.fastccs.protocol;
 
 import io.fastccs.protocol.messages.BasedClock;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.ClockDiff;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
 import io.fastccs.protocol.messages.CompactReadReply;
@@ -17,7 +17,7 @@ import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.ArrayList;
 import java.util.BitSet;

@@ -1,20 +1,21 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.ClientResponse;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.primitives.KeyType;
+import io.fastccs.core.primitives.KeyType;
 import io.fastccs.protocol.typed.TypedFold;
-import io.fastccs.protocol.typed.TypedValues;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.typed.TypedValues;
+import io.fastccs.core.primitives.WriteKind;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,13 +1,14 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.ClientResponse;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.WriteReply;
@@ -47,7 +48,7 @@ public final class WriteTransaction {
         this(session, txnId, puts(writes), random);
     }
 
-    /** A write of puts and commutative operations, one per key ({@link io.fastccs.protocol.primitives.WriteKind}). */
+    /** A write of puts and commutative operations, one per key ({@link io.fastccs.core.primitives.WriteKind}). */
     WriteTransaction(ClientSession session, TxnId txnId, List<KeyValue> operations, RandomGenerator random) {
         if (operations.isEmpty()) throw new IllegalArgumentException("a write needs at least one key");
         this.session = session;

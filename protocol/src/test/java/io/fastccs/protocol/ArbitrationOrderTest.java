@@ -1,10 +1,11 @@
 package io.fastccs.protocol;
 
+import io.fastccs.core.PartitionConfig;
 import io.fastccs.protocol.TestCluster.ReplyBox;
-import io.fastccs.protocol.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorCode;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -96,7 +97,7 @@ class ArbitrationOrderTest {
         Key k = c.key(0, 0);
         c.advanceTo(5_000);
         WriteRequest forged = new WriteRequest(c.nextRequestId(), c.newTxnId(), 0, List.of(0),
-                List.of(new io.fastccs.protocol.messages.KeyValue(k, bytes("v"))), VectorClock.zero(1),
+                List.of(new io.fastccs.core.messages.KeyValue(k, bytes("v"))), VectorClock.zero(1),
                 c.now() + TestCluster.TIMEOUT + 1);
         ReplyBox box = c.send(0, forged);
         assertThat(box.error().code()).isEqualTo(ErrorCode.INVALID_REQUEST);
@@ -104,7 +105,7 @@ class ArbitrationOrderTest {
         assertThat(c.p(0).lastSequence()).isZero();
         // Within the bound it commits, stamped above the dependency.
         WriteRequest ok = new WriteRequest(c.nextRequestId(), c.newTxnId(), 0, List.of(0),
-                List.of(new io.fastccs.protocol.messages.KeyValue(k, bytes("w"))), VectorClock.zero(1), c.now() + 500);
+                List.of(new io.fastccs.core.messages.KeyValue(k, bytes("w"))), VectorClock.zero(1), c.now() + 500);
         assertThat(c.send(0, ok).write().commitTime()).isEqualTo(c.now() + 501);
     }
 }

@@ -1,7 +1,8 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.protocols.FastCcsProtocol;
-import io.fastccs.protocol.spi.ProtocolSession;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.protocol.spi.FastCcsProtocol;
+import io.fastccs.core.spi.ProtocolSession;
 import java.util.EnumSet;
 import java.util.function.Consumer;
 

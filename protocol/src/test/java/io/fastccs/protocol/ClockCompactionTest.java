@@ -1,20 +1,20 @@
 package io.fastccs.protocol;
 
 import io.fastccs.protocol.messages.BasedClock;
-import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.ClockDiff;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
 import io.fastccs.protocol.messages.CompactReadReply;
 import io.fastccs.protocol.messages.CompactWriteReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import org.junit.jupiter.api.Test;
 
 import java.util.BitSet;

@@ -1,17 +1,17 @@
 package io.fastccs.protocol;
 
 import io.fastccs.protocol.partition.PartitionInternals;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.Refused;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.KeyType;
-import io.fastccs.protocol.typed.Operands;
-import io.fastccs.protocol.typed.TypedValues;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.KeyType;
+import io.fastccs.core.typed.Operands;
+import io.fastccs.core.typed.TypedValues;
+import io.fastccs.core.primitives.WriteKind;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -161,7 +161,7 @@ class CommutativeOperationsTest {
     void aHotCounterIsReadFromItsRunningFoldAndOlderClocksStillFoldExactly() {
         ClientSession a = c.session(1);
         for (int i = 0; i < PartitionInternals.RUNNING_FOLD_MIN_VERSIONS; i++) write(a, add(k, 1));
-        io.fastccs.protocol.messages.ReadReply old = c.read1(0, io.fastccs.protocol.primitives.VectorClock.zero(2), k).read();
+        io.fastccs.protocol.messages.ReadReply old = c.read1(0, io.fastccs.core.primitives.VectorClock.zero(2), k).read();
         assertThat(TypedValues.counter(old.values().get(0).value())).isEqualTo(PartitionInternals.RUNNING_FOLD_MIN_VERSIONS);
         long expected = PartitionInternals.RUNNING_FOLD_MIN_VERSIONS;
         for (int i = 0; i < 50; i++) { // past the point where the running fold catches up with svc, several times

@@ -1,7 +1,7 @@
 package io.fastccs.protocol;
 
 import io.fastccs.protocol.TestCluster.Txn;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeReply;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package io.fastccs.protocol;
 
 import io.fastccs.protocol.partition.Partition;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
 import org.junit.jupiter.api.Test;

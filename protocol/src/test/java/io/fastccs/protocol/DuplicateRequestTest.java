@@ -1,10 +1,10 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.TestCluster.Txn;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.WriteReply;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.TestCluster.Txn;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.ReadReply;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,11 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.core.messages.KeyValue;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.primitives.WriteKind;
-import io.fastccs.protocol.typed.Operands;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.primitives.WriteKind;
+import io.fastccs.core.typed.Operands;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -3,7 +3,7 @@ package io.fastccs.protocol;
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.TestCluster.Txn;
 import io.fastccs.protocol.messages.Abort;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.Stabilize;

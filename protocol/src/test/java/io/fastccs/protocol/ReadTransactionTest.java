@@ -1,12 +1,13 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import org.junit.jupiter.api.Test;
@@ -324,14 +325,14 @@ class ReadTransactionTest {
         List<Outgoing> out = read.start();
         read.onResponse(new ReadReply(to(out, 0).request().requestId(), List.of(new ReadValue(a0, bytes("a0@4"), 4)),
                 clock(4, 3, 7), clock(4, 2, 7), 0, 0, List.of(), true));
-        byte[] noValue = new io.fastccs.protocol.typed.TypedFold(io.fastccs.protocol.primitives.KeyType.MAX).result();
-        WaitingVersion waiting = new WaitingVersion(b, io.fastccs.protocol.typed.Operands.number(-5), 1, clock(1, 1, 6), 800,
-                io.fastccs.protocol.primitives.WriteKind.MAX);
+        byte[] noValue = new io.fastccs.protocol.typed.TypedFold(io.fastccs.core.primitives.KeyType.MAX).result();
+        WaitingVersion waiting = new WaitingVersion(b, io.fastccs.core.typed.Operands.number(-5), 1, clock(1, 1, 6), 800,
+                io.fastccs.core.primitives.WriteKind.MAX);
         assertThat(read.onResponse(new ReadReply(to(out, 1).request().requestId(),
-                List.of(new ReadValue(b, noValue, 0, io.fastccs.protocol.primitives.KeyType.MAX)), clock(4, 3, 5), clock(0, 0, 0),
+                List.of(new ReadValue(b, noValue, 0, io.fastccs.core.primitives.KeyType.MAX)), clock(4, 3, 5), clock(0, 0, 0),
                 0, 0, List.of(waiting), true))).as("ruled out: the waiting operation is folded in").isEmpty();
         ReadValue v = read.result().values().get(b);
-        assertThat(io.fastccs.protocol.typed.TypedValues.max(v.value())).isEqualTo(-5);
+        assertThat(io.fastccs.core.typed.TypedValues.max(v.value())).isEqualTo(-5);
         assertThat(v.sequence()).isEqualTo(1);
     }
 }

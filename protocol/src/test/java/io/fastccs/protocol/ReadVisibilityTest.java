@@ -1,16 +1,17 @@
 package io.fastccs.protocol;
 
+import io.fastccs.core.Outgoing;
 import io.fastccs.protocol.partition.PartitionInternals;
 import io.fastccs.protocol.partition.Partition;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.TestCluster.Txn;
-import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Stabilize;
 import org.junit.jupiter.api.Test;

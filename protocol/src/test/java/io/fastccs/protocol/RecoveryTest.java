@@ -2,14 +2,14 @@ package io.fastccs.protocol;
 
 import io.fastccs.protocol.partition.PartitionInternals;
 import io.fastccs.protocol.partition.Partition;
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.protocol.TestCluster.Envelope;
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.TestCluster.Txn;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.CheckCommit;
 import io.fastccs.protocol.messages.Commit;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.Stabilize;
 import org.junit.jupiter.api.Test;

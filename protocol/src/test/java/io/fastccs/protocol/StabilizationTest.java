@@ -1,6 +1,6 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.protocol.TestCluster.Envelope;
 import io.fastccs.protocol.TestCluster.Txn;
 import io.fastccs.protocol.messages.Stabilize;

@@ -6,7 +6,7 @@ import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
 import io.fastccs.protocol.messages.StabilizeUp;
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,28 +1,30 @@
 package io.fastccs.protocol;
 
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.PartitionConfig;
 import io.fastccs.protocol.partition.Partition;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.core.api.ClientReply;
 import io.fastccs.protocol.api.PartitionStore;
-import io.fastccs.protocol.impl.HashTopology;
+import io.fastccs.core.impl.HashTopology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.CheckCommit;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.Commit;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.core.messages.KeyValue;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
-import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.core.messages.PeerMessage;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.WriteReply;
@@ -184,7 +186,7 @@ final class TestCluster {
         }
 
         @Override
-        public void saveOutcome(TxnId txnId, long sequence, io.fastccs.protocol.messages.Outcome outcome,
+        public void saveOutcome(TxnId txnId, long sequence, io.fastccs.core.messages.Outcome outcome,
                                 VectorClock commitClock, long commitTime) {
             if (!dead) disk.saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
         }
@@ -233,7 +235,7 @@ final class TestCluster {
         }
 
         @Override
-        public java.util.Collection<io.fastccs.protocol.primitives.Key> keysWithOlderVersions() {
+        public java.util.Collection<io.fastccs.core.primitives.Key> keysWithOlderVersions() {
             return disk.keysWithOlderVersions();
         }
 

@@ -1,11 +1,12 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.TestCluster.ReplyBox;
 import io.fastccs.protocol.TestCluster.Txn;
 import io.fastccs.protocol.messages.Commit;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.WriteReply;
 import org.junit.jupiter.api.Test;

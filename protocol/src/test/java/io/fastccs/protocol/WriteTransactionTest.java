@@ -1,12 +1,13 @@
 package io.fastccs.protocol;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.WriteReply;

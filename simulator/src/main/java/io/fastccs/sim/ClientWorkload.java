@@ -1,23 +1,23 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.primitives.KeyType;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.primitives.KeyType;
 
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.Op;
-import io.fastccs.protocol.spi.ProtocolFactory;
-import io.fastccs.protocol.spi.ProtocolSession;
-import io.fastccs.protocol.spi.ReadResult;
-import io.fastccs.protocol.spi.ReadStep;
-import io.fastccs.protocol.spi.WriteStep;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.api.Topology;
-import io.fastccs.protocol.messages.ClientResponse;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.spi.ProtocolFactory;
+import io.fastccs.core.spi.ProtocolSession;
+import io.fastccs.core.spi.ReadResult;
+import io.fastccs.core.spi.ReadStep;
+import io.fastccs.core.spi.WriteStep;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.api.Topology;
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.messages.ReadValue;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,15 +1,15 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.primitives.KeyType;
+import io.fastccs.core.primitives.KeyType;
 
 import io.fastccs.check.Op;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.spi.ProtocolSession;
-import io.fastccs.protocol.spi.ReadStep;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.spi.PartitionServer;
+import io.fastccs.core.spi.ProtocolSession;
+import io.fastccs.core.spi.ReadStep;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.messages.ReadValue;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.wire.WireCodec;
 
 /** Sizes of messages as the real wire codec encodes them, and how much of that is keys and values. */
 final class MessageSizes {

@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.messages.Outcome;
 
 /**
  * A client that lost track of a write asks its coordinator (as the restarted client would, at once and then every

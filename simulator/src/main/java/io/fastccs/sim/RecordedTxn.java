@@ -1,9 +1,9 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.Op;
-import io.fastccs.protocol.messages.ClientResponse;
-import io.fastccs.protocol.spi.WriteStep;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.spi.WriteStep;
+import io.fastccs.core.messages.Outcome;
 
 import java.util.ArrayList;
 import java.util.List;

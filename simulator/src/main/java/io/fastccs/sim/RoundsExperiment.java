@@ -1,9 +1,9 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.spi.Capability;
-import io.fastccs.protocol.protocols.Protocols;
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.spi.Capability;
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.primitives.Protocol;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

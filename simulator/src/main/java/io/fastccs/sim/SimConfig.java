@@ -1,11 +1,11 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.spi.ProtocolFactory;
-import io.fastccs.protocol.protocols.Protocols;
-import io.fastccs.protocol.spi.Capability;
+import io.fastccs.core.spi.ProtocolFactory;
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.spi.Capability;
 import io.fastccs.workload.KeyDistribution;
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.primitives.Protocol;
 
 /**
  * Everything a simulation run depends on besides its seed. Defaults follow Table 4.1 of the thesis (5 keys per

@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.messages.ReadValue;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;

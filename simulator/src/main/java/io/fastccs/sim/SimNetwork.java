@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.messages.Message;
+import io.fastccs.core.messages.Message;
 
 import java.util.HashMap;
 import java.util.Map;

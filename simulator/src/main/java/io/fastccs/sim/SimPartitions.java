@@ -1,22 +1,22 @@
 package io.fastccs.sim;
 
 import io.fastccs.protocol.partition.Partition;
-import io.fastccs.protocol.api.ClientReply;
-import io.fastccs.protocol.api.PeerSink;
-import io.fastccs.protocol.api.TimeSource;
-import io.fastccs.protocol.api.Topology;
+import io.fastccs.core.api.ClientReply;
+import io.fastccs.core.api.PeerSink;
+import io.fastccs.core.api.TimeSource;
+import io.fastccs.core.api.Topology;
 import io.fastccs.protocol.host.HostEnvironment;
 import io.fastccs.protocol.host.PartitionHost;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.protocols.FastCcsProtocol;
-import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.protocol.spi.FastCcsProtocol;
+import io.fastccs.core.spi.PartitionServer;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.spi.ProtocolFactory;
 
 import java.util.List;
 import java.util.SplittableRandom;

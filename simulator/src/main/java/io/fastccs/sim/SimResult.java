@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 import io.fastccs.check.CheckResult;
 import io.fastccs.check.History;
 import io.fastccs.check.TccChecker;

@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.workload.Staleness;
 
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.fastccs.sim;
 
 import io.fastccs.check.FinalStateVerifier;
 import io.fastccs.check.History;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.messages.ReadValue;
 
 import java.util.Comparator;
 import java.util.HashMap;

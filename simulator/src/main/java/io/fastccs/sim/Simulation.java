@@ -1,14 +1,14 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.spi.ProtocolSession;
-import io.fastccs.protocol.protocols.Protocols;
-import io.fastccs.protocol.spi.PartitionServer;
-import io.fastccs.protocol.spi.ProtocolFactory;
+import io.fastccs.core.spi.ProtocolSession;
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.spi.PartitionServer;
+import io.fastccs.core.spi.ProtocolFactory;
 import io.fastccs.check.History;
 import io.fastccs.protocol.partition.Partition;
-import io.fastccs.protocol.api.Topology;
-import io.fastccs.protocol.impl.HashTopology;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.api.Topology;
+import io.fastccs.core.impl.HashTopology;
+import io.fastccs.core.messages.Outcome;
 
 import java.util.List;
 import java.util.SplittableRandom;

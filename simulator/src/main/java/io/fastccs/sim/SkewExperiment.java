@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 import io.fastccs.workload.KeyDistribution;
 import io.fastccs.workload.Staleness;
 import picocli.CommandLine;

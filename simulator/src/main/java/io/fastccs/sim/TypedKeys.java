@@ -1,13 +1,13 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.Op;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.ReadValue;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.KeyType;
-import io.fastccs.protocol.typed.Operands;
-import io.fastccs.protocol.typed.TypedValues;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.ReadValue;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.KeyType;
+import io.fastccs.core.typed.Operands;
+import io.fastccs.core.typed.TypedValues;
+import io.fastccs.core.primitives.WriteKind;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.fastccs.sim;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

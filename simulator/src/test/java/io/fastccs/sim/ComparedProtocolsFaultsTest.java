@@ -1,14 +1,14 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.CheckResult;
-import io.fastccs.protocol.eiger.EigerBug;
-import io.fastccs.protocol.eiger.EigerProtocol;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.protocols.Protocols;
-import io.fastccs.protocol.spi.ProtocolFactory;
-import io.fastccs.protocol.wren.WrenBug;
-import io.fastccs.protocol.wren.WrenProtocol;
+import io.fastccs.baselines.eiger.EigerBug;
+import io.fastccs.baselines.eiger.EigerProtocol;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.spi.ProtocolFactory;
+import io.fastccs.baselines.wren.WrenBug;
+import io.fastccs.baselines.wren.WrenProtocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

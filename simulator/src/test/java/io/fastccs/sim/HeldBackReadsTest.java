@@ -4,7 +4,7 @@ import io.fastccs.workload.KeyDistribution;
 import io.fastccs.check.CheckResult;
 import io.fastccs.protocol.BrokenVariants;
 import io.fastccs.protocol.Bug;
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;

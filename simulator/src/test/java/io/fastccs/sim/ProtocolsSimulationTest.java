@@ -1,7 +1,7 @@
 package io.fastccs.sim;
 
 import io.fastccs.check.CheckResult;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

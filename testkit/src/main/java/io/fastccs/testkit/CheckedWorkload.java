@@ -11,12 +11,12 @@ import io.fastccs.client.FastCcsException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
 import io.fastccs.protocol.primitives.CommitOrder;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.tools.cluster.ToolClock;
 

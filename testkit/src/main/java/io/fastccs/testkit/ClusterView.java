@@ -1,10 +1,10 @@
 package io.fastccs.testkit;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.RingReply;
-import io.fastccs.protocol.messages.RingRequest;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.messages.RingReply;
+import io.fastccs.core.messages.RingRequest;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.tools.cluster.Ports;
 
 import java.io.IOException;

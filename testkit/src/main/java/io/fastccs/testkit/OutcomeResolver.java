@@ -1,10 +1,10 @@
 package io.fastccs.testkit;
 
 import io.fastccs.protocol.primitives.CommitOrder;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 

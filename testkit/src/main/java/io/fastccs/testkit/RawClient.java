@@ -1,10 +1,10 @@
 package io.fastccs.testkit;
 
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.HelloReply;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.wire.MalformedFrameException;
-import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.HelloReply;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.WireCodec;
 
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;

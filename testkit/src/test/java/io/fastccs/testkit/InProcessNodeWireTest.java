@@ -1,23 +1,23 @@
 package io.fastccs.testkit;
 
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.Outgoing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.Outgoing;
 import io.fastccs.protocol.ReadTransaction;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.WriteTransaction;
-import io.fastccs.protocol.messages.ClientResponse;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.HelloReply;
-import io.fastccs.protocol.messages.Message;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.HelloReply;
+import io.fastccs.core.messages.Message;
 import io.fastccs.protocol.messages.Prepared;
-import io.fastccs.protocol.messages.RingReply;
-import io.fastccs.protocol.messages.RingRequest;
+import io.fastccs.core.messages.RingReply;
+import io.fastccs.core.messages.RingRequest;
 import io.fastccs.protocol.messages.Stabilize;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.server.node.InProcessCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -182,7 +182,7 @@ class InProcessNodeWireTest {
             c.send(new Stabilize(1, 1_000_000));
             ErrorReply e = (ErrorReply) c.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
-            c.send(new Prepared(new io.fastccs.protocol.primitives.TxnId(1, 1), 1, 5, List.of(0, 1)));
+            c.send(new Prepared(new io.fastccs.core.primitives.TxnId(1, 1), 1, 5, List.of(0, 1)));
             assertThat(((ErrorReply) c.receive()).code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
         }
         long svc1 = cluster.node(0).inspect(p -> p.snapshot().get(1));

@@ -1,8 +1,8 @@
 package io.fastccs.tools.cli;
 
 import io.fastccs.client.CausalToken;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.server.node.InProcessCluster;
 import io.fastccs.tools.cli.Cli.Run;
 import org.junit.jupiter.api.AfterAll;

@@ -1,12 +1,12 @@
 package io.fastccs.tools.cli;
 
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.HelloReply;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.RingMember;
-import io.fastccs.protocol.messages.RingReply;
-import io.fastccs.protocol.messages.RingRequest;
-import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.HelloReply;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.messages.RingMember;
+import io.fastccs.core.messages.RingReply;
+import io.fastccs.core.messages.RingRequest;
+import io.fastccs.core.wire.WireCodec;
 import io.fastccs.server.node.InProcessCluster;
 
 import java.io.DataInputStream;

@@ -1,7 +1,7 @@
 package io.fastccs.client.internal;
 
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.primitives.Protocol;
 
 import javax.net.ssl.SSLContext;
 

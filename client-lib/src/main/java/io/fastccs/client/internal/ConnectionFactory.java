@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Opens {@link NodeConnection}s: TCP connect, the framing pipeline (4-byte big-endian length, then the
- * {@link io.fastccs.protocol.wire.WireCodec} bytes) and the handshake, all within the connect timeout.
+ * {@link io.fastccs.core.wire.WireCodec} bytes) and the handshake, all within the connect timeout.
  */
 final class ConnectionFactory {
     private final ClientConfig config;

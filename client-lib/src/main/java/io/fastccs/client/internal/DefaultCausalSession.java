@@ -8,11 +8,11 @@ import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteBuilder;
 import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.spi.CausalContext;
-import io.fastccs.protocol.spi.ProtocolSession;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.spi.CausalContext;
+import io.fastccs.core.spi.ProtocolSession;
 
 import java.time.Duration;
 import java.util.ArrayList;

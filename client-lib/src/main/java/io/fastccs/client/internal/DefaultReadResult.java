@@ -3,8 +3,8 @@ package io.fastccs.client.internal;
 import io.fastccs.client.KeyType;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ScoredItem;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.messages.ReadValue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ final class DefaultReadResult implements ReadResult {
     private final int partitionsTouched;
     private final int secondRoundPartitions;
 
-    DefaultReadResult(io.fastccs.protocol.spi.ReadResult result, int partitionsTouched) {
+    DefaultReadResult(io.fastccs.core.spi.ReadResult result, int partitionsTouched) {
         this.values = result.values();
         this.rounds = result.rounds();
         this.partitionsTouched = partitionsTouched;
@@ -46,7 +46,7 @@ final class DefaultReadResult implements ReadResult {
         ReadValue v = entry(key);
         TypedValue t = typed.get(key);
         if (t != null) throw wrongType(key, t.type(), KeyType.REGISTER);
-        return v == null || v.type() != io.fastccs.protocol.primitives.KeyType.REGISTER ? null : v.value();
+        return v == null || v.type() != io.fastccs.core.primitives.KeyType.REGISTER ? null : v.value();
     }
 
     /** A typed key's value if it is of type {@code asked}; null if the key has no value. */
@@ -54,7 +54,7 @@ final class DefaultReadResult implements ReadResult {
         ReadValue v = entry(key);
         TypedValue t = typed.get(key);
         if (t == null) {
-            if (v != null && v.value() != null && v.type() == io.fastccs.protocol.primitives.KeyType.REGISTER)
+            if (v != null && v.value() != null && v.type() == io.fastccs.core.primitives.KeyType.REGISTER)
                 throw wrongType(key, KeyType.REGISTER, asked);
             return null;
         }
@@ -71,7 +71,7 @@ final class DefaultReadResult implements ReadResult {
         ReadValue v = entry(key);
         TypedValue t = typed.get(key);
         if (t != null) return t.type();
-        return v != null && v.value() != null && v.type() == io.fastccs.protocol.primitives.KeyType.REGISTER ? KeyType.REGISTER : null;
+        return v != null && v.value() != null && v.type() == io.fastccs.core.primitives.KeyType.REGISTER ? KeyType.REGISTER : null;
     }
 
     private long counterOf(Key key) {

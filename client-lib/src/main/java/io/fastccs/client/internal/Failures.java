@@ -5,7 +5,7 @@ import io.fastccs.client.InvalidRequestException;
 import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
 import io.fastccs.client.UnauthorizedException;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.messages.ErrorReply;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;

@@ -1,9 +1,9 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.InvalidRequestException;
-import io.fastccs.protocol.Outgoing;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.core.Outgoing;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.wire.WireCodec;
 
 import java.util.List;
 

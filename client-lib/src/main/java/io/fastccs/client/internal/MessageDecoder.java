@@ -1,8 +1,8 @@
 package io.fastccs.client.internal;
 
-import io.fastccs.protocol.wire.MalformedFrameException;
-import io.fastccs.protocol.wire.WireCodec;
-import io.fastccs.protocol.wire.WireLimits;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.core.wire.WireLimits;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;

@@ -4,9 +4,9 @@ import dev.failsafe.ExecutionContext;
 import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
 import io.fastccs.client.PartitionUnavailableException;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.Message;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.Message;
 import io.netty.channel.EventLoopGroup;
 
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.fastccs.client.internal;
 
 import io.fastccs.client.KeyType;
 import io.fastccs.client.ScoredItem;
-import io.fastccs.protocol.messages.ReadValue;
-import io.fastccs.protocol.typed.TypedValues;
+import io.fastccs.core.messages.ReadValue;
+import io.fastccs.core.typed.TypedValues;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +25,9 @@ record TypedValue(KeyType type, long number, List<byte[]> members, List<ScoredIt
      * @throws IllegalArgumentException if the value is not the fold of its declared type
      */
     static TypedValue of(ReadValue v) {
-        if (v == null || v.value() == null || v.type() == io.fastccs.protocol.primitives.KeyType.REGISTER || v.sequence() == 0)
+        if (v == null || v.value() == null || v.type() == io.fastccs.core.primitives.KeyType.REGISTER || v.sequence() == 0)
             return null;
-        io.fastccs.protocol.primitives.KeyType said = TypedValues.typeOf(v.value());
+        io.fastccs.core.primitives.KeyType said = TypedValues.typeOf(v.value());
         if (said != v.type())
             throw new IllegalArgumentException("the value of " + v.key() + " is declared " + v.type().description()
                     + " but encoded as " + (said == null ? "nothing known" : said.description()));

@@ -1,16 +1,16 @@
 package io.fastccs.client.bench;
 
 import io.fastccs.protocol.ClientSession;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.Outgoing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.Outgoing;
 import io.fastccs.protocol.ReadTransaction;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
-import io.fastccs.protocol.messages.RingMember;
-import io.fastccs.protocol.ring.Murmur3Token;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.messages.ReadValue;
+import io.fastccs.core.messages.RingMember;
+import io.fastccs.core.ring.Murmur3Token;
+import io.fastccs.core.ring.TokenRing;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -3,13 +3,13 @@ package io.fastccs.client.internal;
 import io.fastccs.client.KeyType;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ScoredItem;
-import io.fastccs.protocol.messages.ReadValue;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.ReadValue;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.typed.Operands;
+import io.fastccs.core.typed.Operands;
 import io.fastccs.protocol.typed.TypedFold;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.primitives.WriteKind;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -33,7 +33,7 @@ class DefaultReadResultTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static ReadValue typed(String key, io.fastccs.protocol.primitives.KeyType type, Version... ops) {
+    private static ReadValue typed(String key, io.fastccs.core.primitives.KeyType type, Version... ops) {
         TypedFold fold = new TypedFold(type);
         long newest = 0;
         for (Version v : ops) {
@@ -46,23 +46,23 @@ class DefaultReadResultTest {
     private static ReadResult result(ReadValue... values) {
         Map<Key, ReadValue> map = new LinkedHashMap<>();
         for (ReadValue v : values) map.put(v.key(), v);
-        return new DefaultReadResult(new io.fastccs.protocol.spi.ReadResult(map, 1, 0), 1);
+        return new DefaultReadResult(new io.fastccs.core.spi.ReadResult(map, 1, 0), 1);
     }
 
     private final ReadResult r = result(
             new ReadValue(Key.of("plain"), utf8("hello"), 1),
             new ReadValue(Key.of("never"), null, 0),
-            typed("likes", io.fastccs.protocol.primitives.KeyType.COUNTER, op(WriteKind.ADD, Operands.number(5)),
+            typed("likes", io.fastccs.core.primitives.KeyType.COUNTER, op(WriteKind.ADD, Operands.number(5)),
                     op(WriteKind.ADD, Operands.number(-2))),
-            typed("best", io.fastccs.protocol.primitives.KeyType.MAX, op(WriteKind.MAX, Operands.number(-7)),
+            typed("best", io.fastccs.core.primitives.KeyType.MAX, op(WriteKind.MAX, Operands.number(-7)),
                     op(WriteKind.MAX, Operands.number(-9))),
-            typed("tags", io.fastccs.protocol.primitives.KeyType.SET, op(WriteKind.SET_ADD, utf8("b")),
+            typed("tags", io.fastccs.core.primitives.KeyType.SET, op(WriteKind.SET_ADD, utf8("b")),
                     op(WriteKind.SET_ADD, utf8("a")), op(WriteKind.SET_ADD, utf8("é"))),
-            typed("top", io.fastccs.protocol.primitives.KeyType.TOPK, op(WriteKind.TOPK_INSERT, Operands.topk(2, 5, utf8("p"))),
+            typed("top", io.fastccs.core.primitives.KeyType.TOPK, op(WriteKind.TOPK_INSERT, Operands.topk(2, 5, utf8("p"))),
                     op(WriteKind.TOPK_INSERT, Operands.topk(2, 9, utf8("q"))), op(WriteKind.TOPK_INSERT, Operands.topk(2, 9, utf8("o"))),
                     op(WriteKind.TOPK_INSERT, Operands.topk(2, 1, utf8("r")))),
             // A typed key none of whose operations the snapshot includes: the fold of nothing, sequence 0.
-            typed("hidden-max", io.fastccs.protocol.primitives.KeyType.MAX));
+            typed("hidden-max", io.fastccs.core.primitives.KeyType.MAX));
 
     @Test
     void eachTypedAccessorReadsItsType() {
@@ -131,7 +131,7 @@ class DefaultReadResultTest {
 
     @Test
     void aValueNotOfItsDeclaredTypeIsRefusedWhenTheReadFinishes() {
-        assertThatThrownBy(() -> result(new ReadValue(Key.of("k"), Operands.number(1), 1, io.fastccs.protocol.primitives.KeyType.COUNTER)))
+        assertThatThrownBy(() -> result(new ReadValue(Key.of("k"), Operands.number(1), 1, io.fastccs.core.primitives.KeyType.COUNTER)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declared a counter (add)");
     }
 }

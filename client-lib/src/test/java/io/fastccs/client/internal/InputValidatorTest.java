@@ -1,7 +1,7 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.InvalidRequestException;
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

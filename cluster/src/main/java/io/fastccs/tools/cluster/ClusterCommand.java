@@ -1,8 +1,8 @@
 package io.fastccs.tools.cluster;
 
-import io.fastccs.protocol.spi.Capability;
-import io.fastccs.protocol.protocols.Protocols;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.spi.Capability;
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.primitives.Protocol;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,7 +1,7 @@
 package io.fastccs.tools.cluster;
 
 import java.util.List;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;

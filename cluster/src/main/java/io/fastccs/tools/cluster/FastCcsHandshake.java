@@ -1,14 +1,14 @@
 package io.fastccs.tools.cluster;
 
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.HelloReply;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.wire.MalformedFrameException;
-import io.fastccs.protocol.wire.WireCodec;
-import io.fastccs.protocol.wire.WireLimits;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.HelloReply;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.core.wire.WireLimits;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

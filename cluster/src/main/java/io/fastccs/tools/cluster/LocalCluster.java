@@ -1,6 +1,6 @@
 package io.fastccs.tools.cluster;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

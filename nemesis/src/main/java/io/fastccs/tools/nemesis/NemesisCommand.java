@@ -340,7 +340,7 @@ public final class NemesisCommand implements Callable<Integer> {
                     if (t.behindStuck()) all.add(t);
                     csv.println(t.csv());
                     csv.flush();
-                    if (!t.goodCommitted() || t.stuckVisible() || t.stuckOutcome() != io.fastccs.protocol.messages.Outcome.ABORTED) bad++;
+                    if (!t.goodCommitted() || t.stuckVisible() || t.stuckOutcome() != io.fastccs.core.messages.Outcome.ABORTED) bad++;
                 }
             }
         }

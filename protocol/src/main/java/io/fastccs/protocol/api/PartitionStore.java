@@ -1,11 +1,11 @@
 package io.fastccs.protocol.api;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 
 import java.util.Collection;
 import java.util.List;

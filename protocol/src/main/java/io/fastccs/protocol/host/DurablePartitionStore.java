@@ -1,6 +1,6 @@
 package io.fastccs.protocol.host;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.protocol.api.PartitionStore;
 
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package io.fastccs.protocol.host;
 
-import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.core.messages.ClientRequest;
 
 import java.util.concurrent.CompletableFuture;
 

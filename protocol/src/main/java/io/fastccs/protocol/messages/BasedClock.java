@@ -1,6 +1,6 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.Arrays;
 

@@ -1,6 +1,7 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.primitives.TxnId;
 
 /**
  * A participant that prepared long ago asks the coordinator for the outcome (section 3.8). The coordinator

@@ -1,7 +1,8 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 
 /**
  * The coordinator's commit decision with the transaction's commit clock (algorithm 2, line 32) and commit time (its

@@ -1,6 +1,8 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.Payloads;
+import io.fastccs.core.primitives.Key;
 
 import java.util.List;
 

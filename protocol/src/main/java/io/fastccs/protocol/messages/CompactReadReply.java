@@ -1,5 +1,8 @@
 package io.fastccs.protocol.messages;
 
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.messages.Payloads;
+import io.fastccs.core.messages.ReadValue;
 import java.util.List;
 
 /**

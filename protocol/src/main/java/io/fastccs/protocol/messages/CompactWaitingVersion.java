@@ -1,8 +1,8 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.primitives.WriteKind;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 
 import java.util.Arrays;
 

@@ -1,6 +1,8 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.primitives.TxnId;
 
 /**
  * {@link WriteReply} on the wire, the commit clock as a difference from the request's clock ({@code null} unless

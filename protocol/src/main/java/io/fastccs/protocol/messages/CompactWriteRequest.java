@@ -1,6 +1,9 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Payloads;
+import io.fastccs.core.primitives.TxnId;
 
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.primitives.TxnId;
 
 /**
  * A client asks a transaction's coordinator for its outcome, after the client lost track of a write

@@ -1,6 +1,9 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.ClientResponse;
+import io.fastccs.core.messages.Payloads;
+import io.fastccs.core.messages.ReadValue;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.primitives.TxnId;
 
 import java.util.List;
 

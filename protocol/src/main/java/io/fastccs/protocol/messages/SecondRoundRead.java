@@ -1,7 +1,9 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.Payloads;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.fastccs.protocol.messages;
 
+import io.fastccs.core.messages.PeerMessage;
+
 /**
  * Stabilization (section 3.3.3): partition {@code from} has settled every sequence number up to {@code settled}.
  */

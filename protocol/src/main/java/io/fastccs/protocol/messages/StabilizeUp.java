@@ -1,5 +1,6 @@
 package io.fastccs.protocol.messages;
 
+import io.fastccs.core.messages.PeerMessage;
 import java.util.List;
 
 /**

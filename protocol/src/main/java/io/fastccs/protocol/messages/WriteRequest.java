@@ -1,7 +1,10 @@
 package io.fastccs.protocol.messages;
 
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Payloads;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.List;
 

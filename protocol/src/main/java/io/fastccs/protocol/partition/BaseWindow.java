@@ -3,7 +3,7 @@ package io.fastccs.protocol.partition;
 import io.fastccs.protocol.messages.BasedClock;
 import io.fastccs.protocol.messages.ClockDiff;
 import io.fastccs.protocol.messages.Rebase;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.fastccs.protocol.partition;
 
-import io.fastccs.protocol.RequestChecks;
-import io.fastccs.protocol.api.Topology;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.RequestChecks;
+import io.fastccs.core.api.Topology;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.HashSet;
 import java.util.List;

@@ -1,15 +1,15 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.Bug;
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.api.PartitionStore.Decision;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.KeyType;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.KeyType;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.primitives.WriteKind;
 import io.fastccs.protocol.typed.TypedFold;
 
 import java.util.ArrayDeque;

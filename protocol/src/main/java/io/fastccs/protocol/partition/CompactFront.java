@@ -1,15 +1,15 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.ClockCompaction;
-import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.core.api.ClientReply;
 import io.fastccs.protocol.messages.BasedClock;
-import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.core.messages.ClientRequest;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.CompactCommit;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.primitives.VectorClock;
 
 /**
  * Clocks relative to a stable base in front of the partition, as the client's {@code FastCcsProtocol.Wire} does on its

@@ -1,23 +1,23 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.Bug;
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.api.ClientReply;
 import io.fastccs.protocol.api.PartitionStore.Decision;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.BasedClock;
 import io.fastccs.protocol.messages.CheckCommit;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.CompactCommit;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
-import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.core.messages.PeerMessage;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.Refused;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.ArrayList;
 import java.util.HashSet;

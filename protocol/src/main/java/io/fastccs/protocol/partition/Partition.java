@@ -1,22 +1,22 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.ClockCompaction;
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.api.ClientReply;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.api.PartitionStore.Decision;
-import io.fastccs.protocol.api.PeerSink;
-import io.fastccs.protocol.api.TimeSource;
-import io.fastccs.protocol.api.Topology;
+import io.fastccs.core.api.PeerSink;
+import io.fastccs.core.api.TimeSource;
+import io.fastccs.core.api.Topology;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.CheckCommit;
-import io.fastccs.protocol.messages.ClientRequest;
+import io.fastccs.core.messages.ClientRequest;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.CompactCommit;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.OutcomeQuery;
-import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.core.messages.PeerMessage;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.Refused;
 import io.fastccs.protocol.messages.SecondRoundRead;
@@ -24,8 +24,8 @@ import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
 import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 
 /**
  * One FastCCS partition (algorithm 2 of the thesis, with stabilization, GC and the fault handling of section 3.8).

@@ -1,17 +1,17 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.Bug;
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.api.ClientReply;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.api.ClientReply;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.api.PartitionStore.Decision;
 import io.fastccs.protocol.api.PartitionStore.TxnRecord;
-import io.fastccs.protocol.api.PeerSink;
-import io.fastccs.protocol.api.TimeSource;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.api.PeerSink;
+import io.fastccs.core.api.TimeSource;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,22 +1,22 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.Bug;
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.api.ClientReply;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.api.ClientReply;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.core.messages.KeyValue;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.partition.PartitionState.LocalTxn;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.KeyType;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.KeyType;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.primitives.WriteKind;
 import io.fastccs.protocol.typed.TypedFold;
 
 import java.util.ArrayList;

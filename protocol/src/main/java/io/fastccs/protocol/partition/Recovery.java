@@ -4,11 +4,11 @@ import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.api.PartitionStore.Decision;
 import io.fastccs.protocol.api.PartitionStore.TxnRecord;
 import io.fastccs.protocol.messages.Abort;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.PeerMessage;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.messages.PeerMessage;
 import io.fastccs.protocol.partition.PartitionState.LocalTxn;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.List;
 

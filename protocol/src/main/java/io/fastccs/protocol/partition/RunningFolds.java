@@ -1,8 +1,8 @@
 package io.fastccs.protocol.partition;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.primitives.KeyType;
+import io.fastccs.core.primitives.KeyType;
 import io.fastccs.protocol.typed.TypedFold;
 
 import java.util.ArrayList;

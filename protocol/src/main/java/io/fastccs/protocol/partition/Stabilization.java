@@ -1,14 +1,14 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.Bug;
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 import io.fastccs.protocol.messages.BasedClock;
 import io.fastccs.protocol.messages.Rebase;
 import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
 import io.fastccs.protocol.messages.StabilizeUp;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.VectorClock;
 
 import java.util.ArrayList;
 import java.util.List;

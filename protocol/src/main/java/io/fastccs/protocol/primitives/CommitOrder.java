@@ -1,5 +1,7 @@
 package io.fastccs.protocol.primitives;
 
+import io.fastccs.core.primitives.VectorClock;
+
 /**
  * Where a committed write sits in FastCCS's arbitration order, the order in which the versions of a key replace one
  * another: first its commit time, then {@link VectorClock#compareArbitration} of its commit clock. Every partition

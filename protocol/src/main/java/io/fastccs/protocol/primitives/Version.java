@@ -1,6 +1,8 @@
 package io.fastccs.protocol.primitives;
 
 
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.primitives.WriteKind;
 import java.util.Comparator;
 
 /**

@@ -1,9 +1,10 @@
 package io.fastccs.protocol.typed;
 
-import io.fastccs.protocol.primitives.KeyType;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.typed.Operands;
+import io.fastccs.core.primitives.KeyType;
+import io.fastccs.core.primitives.WriteKind;
 
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 
 import java.nio.ByteBuffer;

@@ -1,31 +1,34 @@
 package io.fastccs.protocol.wire;
 
-import static io.fastccs.protocol.wire.CoreStructs.outcome;
-import static io.fastccs.protocol.wire.CoreStructs.outcomeToWire;
-import static io.fastccs.protocol.wire.CoreStructs.readValues;
-import static io.fastccs.protocol.wire.CoreStructs.readValuesToWire;
-import static io.fastccs.protocol.wire.CoreStructs.txnId;
-import static io.fastccs.protocol.wire.CoreStructs.txnIdToWire;
-import static io.fastccs.protocol.wire.CoreStructs.writes;
-import static io.fastccs.protocol.wire.CoreStructs.writesToWire;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.WireLimits;
+import io.fastccs.core.wire.WireMember;
+import static io.fastccs.core.wire.CoreStructs.outcome;
+import static io.fastccs.core.wire.CoreStructs.outcomeToWire;
+import static io.fastccs.core.wire.CoreStructs.readValues;
+import static io.fastccs.core.wire.CoreStructs.readValuesToWire;
+import static io.fastccs.core.wire.CoreStructs.txnId;
+import static io.fastccs.core.wire.CoreStructs.txnIdToWire;
+import static io.fastccs.core.wire.CoreStructs.writes;
+import static io.fastccs.core.wire.CoreStructs.writesToWire;
 import static io.fastccs.protocol.wire.FastCcsWire.gapsToWire;
 import static io.fastccs.protocol.wire.FastCcsWire.partitionsFromGaps;
-import static io.fastccs.protocol.wire.WireChecks.checkPartition;
-import static io.fastccs.protocol.wire.WireChecks.checkSequence;
-import static io.fastccs.protocol.wire.WireChecks.copy;
-import static io.fastccs.protocol.wire.WireChecks.invalid;
-import static io.fastccs.protocol.wire.WireChecks.keys;
-import static io.fastccs.protocol.wire.WireChecks.keysToWire;
-import static io.fastccs.protocol.wire.WireChecks.missing;
-import static io.fastccs.protocol.wire.WireChecks.nonNegative;
-import static io.fastccs.protocol.wire.WireChecks.nonNegativeTime;
-import static io.fastccs.protocol.wire.WireChecks.partition;
-import static io.fastccs.protocol.wire.WireChecks.partitions;
-import static io.fastccs.protocol.wire.WireChecks.partitionsToWire;
-import static io.fastccs.protocol.wire.WireChecks.requireSet;
-import static io.fastccs.protocol.wire.WireChecks.sequence;
-import static io.fastccs.protocol.wire.WireChecks.tooMany;
-import static io.fastccs.protocol.wire.WireChecks.writeKind;
+import static io.fastccs.core.wire.WireChecks.checkPartition;
+import static io.fastccs.core.wire.WireChecks.checkSequence;
+import static io.fastccs.core.wire.WireChecks.copy;
+import static io.fastccs.core.wire.WireChecks.invalid;
+import static io.fastccs.core.wire.WireChecks.keys;
+import static io.fastccs.core.wire.WireChecks.keysToWire;
+import static io.fastccs.core.wire.WireChecks.missing;
+import static io.fastccs.core.wire.WireChecks.nonNegative;
+import static io.fastccs.core.wire.WireChecks.nonNegativeTime;
+import static io.fastccs.core.wire.WireChecks.partition;
+import static io.fastccs.core.wire.WireChecks.partitions;
+import static io.fastccs.core.wire.WireChecks.partitionsToWire;
+import static io.fastccs.core.wire.WireChecks.requireSet;
+import static io.fastccs.core.wire.WireChecks.sequence;
+import static io.fastccs.core.wire.WireChecks.tooMany;
+import static io.fastccs.core.wire.WireChecks.writeKind;
 
 import io.fastccs.protocol.messages.BasedClock;
 import io.fastccs.protocol.messages.ClockDiff;
@@ -37,7 +40,7 @@ import io.fastccs.protocol.messages.CompactWaitingVersion;
 import io.fastccs.protocol.messages.CompactWriteReply;
 import io.fastccs.protocol.messages.CompactWriteRequest;
 import io.fastccs.protocol.messages.Rebase;
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.protocol.wire.thrift.FastCcsBody;
 
 import java.nio.ByteBuffer;
@@ -137,7 +140,7 @@ final class CompactWire {
                 var cw = new io.fastccs.protocol.wire.thrift.CompactWaitingVersion(
                         ByteBuffer.wrap(v.key().unsafeBytes()), ByteBuffer.wrap(v.value()), v.sequence(),
                         diffToWire(v.commitClock()), nonNegativeTime(v.commitTime(), "CompactWaitingVersion.commitTime"));
-                if (v.kind() != io.fastccs.protocol.primitives.WriteKind.PUT) cw.setKind((byte) v.kind().ordinal());
+                if (v.kind() != io.fastccs.core.primitives.WriteKind.PUT) cw.setKind((byte) v.kind().ordinal());
                 waiting.add(cw);
             }
             w.setWaiting(waiting);

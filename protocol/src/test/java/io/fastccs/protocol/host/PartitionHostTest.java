@@ -1,18 +1,18 @@
 package io.fastccs.protocol.host;
 
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 import io.fastccs.protocol.api.PartitionStore;
-import io.fastccs.protocol.impl.HashTopology;
+import io.fastccs.core.impl.HashTopology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
-import io.fastccs.protocol.messages.ClientResponse;
+import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.KeyValue;
+import io.fastccs.core.messages.KeyValue;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import org.junit.jupiter.api.Test;
 
@@ -139,7 +139,7 @@ class PartitionHostTest {
 
         @Override public void close() { }
         @Override public void savePrepared(TxnRecord record) { written().savePrepared(record); }
-        @Override public void saveOutcome(TxnId txnId, long sequence, io.fastccs.protocol.messages.Outcome outcome,
+        @Override public void saveOutcome(TxnId txnId, long sequence, io.fastccs.core.messages.Outcome outcome,
                                           VectorClock commitClock, long commitTime) {
             written().saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
         }

@@ -1,7 +1,7 @@
 package io.fastccs.protocol.partition;
 
 import io.fastccs.protocol.api.PartitionStore.Decision;
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.primitives.TxnId;
 
 /**
  * What the protocol's cluster tests (package {@code io.fastccs.protocol}, beside their {@code TestCluster}) read inside a

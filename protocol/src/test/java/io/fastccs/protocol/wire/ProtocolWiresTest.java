@@ -1,13 +1,20 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.eiger.EigerMessages;
-import io.fastccs.protocol.eiger.EigerWire;
-import io.fastccs.protocol.eventual.EventualWire;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.wire.MalformedFrameException.Kind;
-import io.fastccs.protocol.wren.WrenMessages;
-import io.fastccs.protocol.wren.WrenWire;
+import io.fastccs.core.wire.ConnectionWire;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.ProtocolWire;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.core.wire.WireLimits;
+import io.fastccs.core.wire.WireMember;
+import io.fastccs.core.wire.WireRegistry;
+import io.fastccs.baselines.eiger.EigerMessages;
+import io.fastccs.baselines.eiger.EigerWire;
+import io.fastccs.baselines.eventual.EventualWire;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.wire.MalformedFrameException.Kind;
+import io.fastccs.baselines.wren.WrenMessages;
+import io.fastccs.baselines.wren.WrenWire;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -65,7 +72,7 @@ class ProtocolWiresTest {
         Message read = new EigerMessages.Read1(40, 5, List.of(Key.of("a")));
         assertThatThrownBy(() -> WireCodec.encode(read, withoutEiger)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(EigerMessages.Read1.class.getName())
-                .hasMessageContaining("META-INF/services/io.fastccs.protocol.wire.ProtocolWire")
+                .hasMessageContaining("META-INF/services/io.fastccs.core.wire.ProtocolWire")
                 .hasMessageContaining("found: ConnectionWire, FastCcsWire, WrenWire, EventualWire");
         byte[] frame = WireCodec.encode(read);
         try {

@@ -1,24 +1,27 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.eiger.EigerMessages;
-import io.fastccs.protocol.eiger.EigerMessages.KeyVersion;
-import io.fastccs.protocol.eventual.EventualMessages;
-import io.fastccs.protocol.eventual.EventualStamp;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ReadValue;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.wren.WrenMessages;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.core.wire.WireLimits;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.baselines.eiger.EigerMessages;
+import io.fastccs.baselines.eiger.EigerMessages.KeyVersion;
+import io.fastccs.baselines.eventual.EventualMessages;
+import io.fastccs.baselines.eventual.EventualStamp;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.messages.ReadValue;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.baselines.wren.WrenMessages;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.Message;
+import io.fastccs.core.messages.Message;
 import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
 import io.fastccs.protocol.messages.StabilizeUp;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.wire.MalformedFrameException.Kind;
+import io.fastccs.core.wire.MalformedFrameException.Kind;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TField;
 import org.apache.thrift.protocol.TList;
@@ -653,7 +656,7 @@ class WireCodecMalformedTest {
         assertThat(decodeFails(fiveEntries, tight).kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
 
         byte[] bigFrame = WireCodec.encode(new WriteRequest(1, WireTestMessages.TXN, 0, List.of(0),
-                List.of(new io.fastccs.protocol.messages.KeyValue(Key.of("k"), new byte[2000])), VectorClock.of(1), 0));
+                List.of(new io.fastccs.core.messages.KeyValue(Key.of("k"), new byte[2000])), VectorClock.of(1), 0));
         MalformedFrameException e = decodeFails(bigFrame, tight);
         assertThat(e.kind()).isEqualTo(Kind.LIMIT_EXCEEDED);
         assertThat(e).hasMessageContaining("exceeds the limit of 1000");

@@ -1,9 +1,11 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.eiger.EigerMessages;
-import io.fastccs.protocol.eventual.EventualMessages;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.wren.WrenMessages;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.core.wire.WireLimits;
+import io.fastccs.baselines.eiger.EigerMessages;
+import io.fastccs.baselines.eventual.EventualMessages;
+import io.fastccs.core.messages.Message;
+import io.fastccs.baselines.wren.WrenMessages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,19 +1,20 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.eiger.EigerMessages;
-import io.fastccs.protocol.eventual.EventualMessages;
-import io.fastccs.protocol.eventual.EventualStamp;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.baselines.eiger.EigerMessages;
+import io.fastccs.baselines.eventual.EventualMessages;
+import io.fastccs.baselines.eventual.EventualStamp;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.Stabilize;
-import io.fastccs.protocol.wren.WrenMessages;
+import io.fastccs.baselines.wren.WrenMessages;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.messages.Message;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.core.messages.Message;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

@@ -1,11 +1,18 @@
 package io.fastccs.protocol.wire;
 
+import io.fastccs.core.wire.ConnectionWire;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.ProtocolWire;
+import io.fastccs.core.wire.WireCodec;
+import io.fastccs.core.wire.WireLimits;
+import io.fastccs.core.wire.WireMember;
+import io.fastccs.core.wire.WireRegistry;
 import io.fastccs.core.wire.thrift.ConnectionBody;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.RingRequest;
-import io.fastccs.protocol.wire.MalformedFrameException.Kind;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.messages.RingRequest;
+import io.fastccs.core.wire.MalformedFrameException.Kind;
 import org.apache.thrift.TFieldIdEnum;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +59,7 @@ class WireRegistryTest {
             assertThatThrownBy(encode::run).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("no wire form for " + m)
                     .hasMessageContaining(Unregistered.class.getName())
-                    .hasMessageContaining("META-INF/services/io.fastccs.protocol.wire.ProtocolWire")
+                    .hasMessageContaining("META-INF/services/io.fastccs.core.wire.ProtocolWire")
                     .hasMessageContaining("ConnectionWire");
         // The thread's encoder is untouched.
         RingRequest ok = new RingRequest(3);

@@ -1,22 +1,22 @@
 package io.fastccs.protocol.wire;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.CheckCommit;
 import io.fastccs.protocol.messages.Commit;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.protocol.messages.FirstRoundRead;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
-import io.fastccs.protocol.messages.ReadValue;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.BasedClock;
 import io.fastccs.protocol.messages.ClockDiff;
@@ -32,22 +32,22 @@ import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
 import io.fastccs.protocol.messages.StabilizeUp;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.HelloReply;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.messages.RingMember;
-import io.fastccs.protocol.messages.RingReply;
-import io.fastccs.protocol.messages.RingRequest;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.HelloReply;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.messages.RingMember;
+import io.fastccs.core.messages.RingReply;
+import io.fastccs.core.messages.RingRequest;
 import io.fastccs.protocol.messages.WaitingVersion;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
-import io.fastccs.protocol.eiger.EigerMessages;
-import io.fastccs.protocol.eiger.EigerMessages.Dep;
-import io.fastccs.protocol.eiger.EigerMessages.KeyVersion;
-import io.fastccs.protocol.eiger.EigerMessages.TxnStatus;
-import io.fastccs.protocol.eventual.EventualMessages;
-import io.fastccs.protocol.eventual.EventualStamp;
-import io.fastccs.protocol.wren.WrenMessages;
+import io.fastccs.baselines.eiger.EigerMessages;
+import io.fastccs.baselines.eiger.EigerMessages.Dep;
+import io.fastccs.baselines.eiger.EigerMessages.KeyVersion;
+import io.fastccs.baselines.eiger.EigerMessages.TxnStatus;
+import io.fastccs.baselines.eventual.EventualMessages;
+import io.fastccs.baselines.eventual.EventualStamp;
+import io.fastccs.baselines.wren.WrenMessages;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -115,19 +115,19 @@ final class WireTestMessages {
                 new Abort(TXN),
                 new io.fastccs.protocol.messages.Refused(TXN, 1, List.of(0, 1, 2)),
                 new WriteRequest(31, TXN, 2, List.of(0, 2), List.of(
-                        new KeyValue(Key.of("likes"), io.fastccs.protocol.typed.Operands.number(-3), io.fastccs.protocol.primitives.WriteKind.ADD),
-                        new KeyValue(Key.of("tags"), "x".getBytes(), io.fastccs.protocol.primitives.WriteKind.SET_REMOVE),
-                        new KeyValue(Key.of("best"), io.fastccs.protocol.typed.Operands.topk(3, 7, "i".getBytes()),
-                                io.fastccs.protocol.primitives.WriteKind.TOPK_INSERT)), c3, 0),
+                        new KeyValue(Key.of("likes"), io.fastccs.core.typed.Operands.number(-3), io.fastccs.core.primitives.WriteKind.ADD),
+                        new KeyValue(Key.of("tags"), "x".getBytes(), io.fastccs.core.primitives.WriteKind.SET_REMOVE),
+                        new KeyValue(Key.of("best"), io.fastccs.core.typed.Operands.topk(3, 7, "i".getBytes()),
+                                io.fastccs.core.primitives.WriteKind.TOPK_INSERT)), c3, 0),
                 new ReadReply(32, List.of(new ReadValue(Key.of("likes"), new byte[]{1, 0, 0, 0, 0, 0, 0, 0, 9}, 3,
-                        io.fastccs.protocol.primitives.KeyType.COUNTER)), c3, c3, 0, 0,
-                        List.of(new WaitingVersion(Key.of("likes"), io.fastccs.protocol.typed.Operands.number(2), 4, c3, 5,
-                                io.fastccs.protocol.primitives.WriteKind.ADD)), true),
+                        io.fastccs.core.primitives.KeyType.COUNTER)), c3, c3, 0, 0,
+                        List.of(new WaitingVersion(Key.of("likes"), io.fastccs.core.typed.Operands.number(2), 4, c3, 5,
+                                io.fastccs.core.primitives.WriteKind.ADD)), true),
                 new CompactReadReply(33, List.of(new ReadValue(Key.of("s"), new byte[]{3, 0, 0, 0, 0}, 3,
-                        io.fastccs.protocol.primitives.KeyType.SET)), ClockDiff.of(new int[]{2}, new long[]{1}),
+                        io.fastccs.core.primitives.KeyType.SET)), ClockDiff.of(new int[]{2}, new long[]{1}),
                         ClockDiff.of(new int[]{2}, new long[]{1}), 0, 0,
                         List.of(new CompactWaitingVersion(Key.of("s"), "e".getBytes(), 4, ClockDiff.of(new int[]{2}, new long[]{1}), 10,
-                                io.fastccs.protocol.primitives.WriteKind.SET_ADD)), true, 0, 0, null),
+                                io.fastccs.core.primitives.WriteKind.SET_ADD)), true, 0, 0, null),
                 new CheckCommit(TXN, 2),
                 new Stabilize(0, 0),
                 new Stabilize(Integer.MAX_VALUE, Long.MAX_VALUE),

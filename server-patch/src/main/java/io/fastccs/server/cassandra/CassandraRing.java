@@ -1,8 +1,8 @@
 package io.fastccs.server.cassandra;
 
-import io.fastccs.protocol.api.Topology;
-import io.fastccs.protocol.messages.RingMember;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.api.Topology;
+import io.fastccs.core.messages.RingMember;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.RingView;

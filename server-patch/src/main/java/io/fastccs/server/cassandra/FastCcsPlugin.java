@@ -1,6 +1,6 @@
 package io.fastccs.server.cassandra;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import io.fastccs.replication.LinkFaults;
 import io.fastccs.replication.ReplicaSettings;
 import io.fastccs.server.groups.ConsensusStart;
@@ -12,7 +12,7 @@ import io.fastccs.server.storage.GroupApplier;
 import java.nio.file.Path;
 import java.util.ArrayList;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.server.health.PluginHealth;
 import io.fastccs.server.config.FastCcsSettings;
 import io.fastccs.server.node.FastCcsNode;

@@ -1,6 +1,6 @@
 package io.fastccs.server.config;
 
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 
 import java.util.Locale;
 

@@ -1,14 +1,14 @@
 package io.fastccs.server.config;
 
 import java.util.List;
-import io.fastccs.protocol.spi.Capability;
-import io.fastccs.protocol.protocols.Protocols;
+import io.fastccs.core.spi.Capability;
+import io.fastccs.core.spi.Protocols;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.stream.Collectors;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.PartitionConfig;
 import org.apache.cassandra.config.DataStorageSpec;
 import org.apache.cassandra.config.DurationSpec;
 import org.yaml.snakeyaml.LoaderOptions;

@@ -1,7 +1,7 @@
 package io.fastccs.server.groups;
 
-import io.fastccs.protocol.api.Topology;
-import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.core.api.Topology;
+import io.fastccs.core.messages.RingMember;
 import io.fastccs.server.node.RingView;
 
 import java.net.InetAddress;

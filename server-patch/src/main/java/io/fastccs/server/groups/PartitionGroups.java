@@ -1,6 +1,6 @@
 package io.fastccs.server.groups;
 
-import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.core.messages.RingReply;
 import io.fastccs.replication.GroupMember;
 import io.fastccs.replication.GroupSpec;
 import io.fastccs.replication.NamedThreads;
@@ -311,7 +311,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
         }
         int claimed = membership.leaderGossip().leaderOf(partition);
         if (claimed >= 0) return claimed;
-        List<io.fastccs.protocol.messages.RingMember> ring = membership.nodes().members();
+        List<io.fastccs.core.messages.RingMember> ring = membership.nodes().members();
         for (int node : membership.layout().members(partition)) // the preferred member first
             if (node == membership.self() || ring.get(node).alive()) return node;
         return partition;

@@ -2,14 +2,14 @@ package io.fastccs.server.node;
 
 import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.partition.PartitionMetrics;
-import io.fastccs.protocol.api.ClientReply;
-import io.fastccs.protocol.api.PeerSink;
+import io.fastccs.core.api.ClientReply;
+import io.fastccs.core.api.PeerSink;
 import io.fastccs.protocol.host.DurablePartitionStore;
 import io.fastccs.protocol.host.HostEnvironment;
 import io.fastccs.protocol.host.PartitionHost;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.messages.RingReply;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

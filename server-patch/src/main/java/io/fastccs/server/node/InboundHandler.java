@@ -1,9 +1,9 @@
 package io.fastccs.server.node;
 
-import io.fastccs.protocol.api.ClientReply;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.core.api.ClientReply;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.messages.RingReply;
 
 /** What the transport hands to the node: the node's whole surface towards the FastCCS port. Any thread. */
 public interface InboundHandler {

@@ -1,8 +1,8 @@
 package io.fastccs.server.node;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import java.util.Objects;
-import io.fastccs.protocol.PartitionConfig;
+import io.fastccs.core.PartitionConfig;
 
 import java.net.InetAddress;
 

@@ -1,12 +1,12 @@
 package io.fastccs.server.node;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
-import io.fastccs.protocol.messages.RingReply;
+import io.fastccs.core.messages.RingReply;
 
 import java.net.InetAddress;
 

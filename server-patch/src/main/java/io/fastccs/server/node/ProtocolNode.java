@@ -1,16 +1,16 @@
 package io.fastccs.server.node;
 
 import io.fastccs.protocol.host.HeldMessages;
-import io.fastccs.protocol.api.ClientReply;
-import io.fastccs.protocol.api.PeerSink;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.RingReply;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.protocols.Protocols;
-import io.fastccs.protocol.spi.PartitionServer;
+import io.fastccs.core.api.ClientReply;
+import io.fastccs.core.api.PeerSink;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.messages.RingReply;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.spi.PartitionServer;
 import io.fastccs.server.storage.DurableWriteLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,7 @@
 package io.fastccs.server.node;
 
-import io.fastccs.protocol.api.Topology;
-import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.core.api.Topology;
+import io.fastccs.core.messages.RingMember;
 
 import java.net.InetAddress;
 import java.util.List;

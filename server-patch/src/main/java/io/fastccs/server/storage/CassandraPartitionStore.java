@@ -1,10 +1,10 @@
 package io.fastccs.server.storage;
 
 import io.fastccs.protocol.host.DurablePartitionStore;
-import io.fastccs.protocol.messages.Outcome;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.messages.Outcome;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.replication.ReplicatedLog;
 import org.apache.cassandra.config.Config;

@@ -1,8 +1,8 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.primitives.TxnId;
 import org.apache.cassandra.config.Config;
 import org.apache.cassandra.config.DatabaseDescriptor;
 import org.apache.cassandra.db.ColumnFamilyStore;

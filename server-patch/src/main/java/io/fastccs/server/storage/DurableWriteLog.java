@@ -1,8 +1,8 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.api.WriteLog;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.primitives.TxnId;
+import io.fastccs.core.api.WriteLog;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.primitives.TxnId;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

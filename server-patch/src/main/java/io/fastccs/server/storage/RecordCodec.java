@@ -1,12 +1,12 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.primitives.WriteKind;
 
 import io.fastccs.protocol.primitives.CommitOrder;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

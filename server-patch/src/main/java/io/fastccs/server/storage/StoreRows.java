@@ -2,13 +2,13 @@ package io.fastccs.server.storage;
 
 import io.fastccs.protocol.api.PartitionStore.Decision;
 import io.fastccs.protocol.api.PartitionStore.TxnRecord;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.primitives.CommitOrder;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
-import io.fastccs.protocol.primitives.WriteKind;
+import io.fastccs.core.primitives.WriteKind;
 import org.apache.cassandra.db.ColumnFamilyStore;
 import org.apache.cassandra.db.DecoratedKey;
 import org.apache.cassandra.db.Keyspace;

@@ -1,6 +1,6 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.protocol.primitives.Version;
 
 import java.util.LinkedHashMap;

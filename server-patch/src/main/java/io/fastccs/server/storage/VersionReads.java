@@ -1,6 +1,6 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.primitives.Key;
+import io.fastccs.core.primitives.Key;
 import io.fastccs.protocol.primitives.Version;
 import org.apache.cassandra.utils.JVMStabilityInspector;
 import org.slf4j.Logger;

@@ -1,16 +1,16 @@
 package io.fastccs.server.transport;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import java.util.stream.Collectors;
-import io.fastccs.protocol.messages.ClientRequest;
-import io.fastccs.protocol.messages.ErrorCode;
-import io.fastccs.protocol.messages.ErrorReply;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.HelloReply;
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.RingRequest;
-import io.fastccs.protocol.wire.MalformedFrameException;
+import io.fastccs.core.messages.ClientRequest;
+import io.fastccs.core.messages.ErrorCode;
+import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.HelloReply;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.messages.RingRequest;
+import io.fastccs.core.wire.MalformedFrameException;
 import io.fastccs.server.node.InboundHandler;
 import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.PartitionRouter;

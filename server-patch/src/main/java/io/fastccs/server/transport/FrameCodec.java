@@ -1,8 +1,8 @@
 package io.fastccs.server.transport;
 
-import io.fastccs.protocol.messages.Message;
-import io.fastccs.protocol.wire.MalformedFrameException;
-import io.fastccs.protocol.wire.WireCodec;
+import io.fastccs.core.messages.Message;
+import io.fastccs.core.wire.MalformedFrameException;
+import io.fastccs.core.wire.WireCodec;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,9 +1,9 @@
 package io.fastccs.server.transport;
 
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.messages.Hello;
-import io.fastccs.protocol.messages.PeerMessage;
-import io.fastccs.protocol.messages.RingMember;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.messages.Hello;
+import io.fastccs.core.messages.PeerMessage;
+import io.fastccs.core.messages.RingMember;
 import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.RingView;
 import io.netty.bootstrap.Bootstrap;
@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * reused for every message, and re-opened after the peer restarts. While a link is down, messages wait in a small
  * queue; past it they are dropped, which the protocol tolerates (timeouts, check-commit and stabilization repeat).
  */
-public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCloseable {
+public final class PeerLinks implements io.fastccs.core.api.PeerSink, AutoCloseable {
     private static final Logger logger = LoggerFactory.getLogger(PeerLinks.class);
     private static final int MAX_QUEUED = 50_000;
     private static final long RECONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
@@ -93,10 +93,10 @@ public final class PeerLinks implements io.fastccs.protocol.api.PeerSink, AutoCl
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, Object msg) {
                                 // Peers answer on their own links; here only the HelloReply or an error arrives.
-                                if (msg instanceof io.fastccs.protocol.messages.ErrorReply e
-                                        && e.code() == io.fastccs.protocol.messages.ErrorCode.NOT_LEADER)
+                                if (msg instanceof io.fastccs.core.messages.ErrorReply e
+                                        && e.code() == io.fastccs.core.messages.ErrorCode.NOT_LEADER)
                                     logger.debug("FastCCS: peer {} no longer leads that partition", ctx.channel().remoteAddress());
-                                else if (!(msg instanceof io.fastccs.protocol.messages.HelloReply))
+                                else if (!(msg instanceof io.fastccs.core.messages.HelloReply))
                                     logger.warn("FastCCS: peer {} answered {}", ctx.channel().remoteAddress(), msg);
                             }
 

@@ -1,6 +1,6 @@
 package io.fastccs.server.transport;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 

@@ -1,6 +1,6 @@
 package io.fastccs.server.wiring;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import io.fastccs.replication.ReplicatedLog;
 import io.fastccs.server.groups.PartitionGroups;
 import io.fastccs.server.node.FastCcsNode;

@@ -1,7 +1,7 @@
 package io.fastccs.server.config;
 
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.primitives.Protocol;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,11 +1,11 @@
 package io.fastccs.server.node;
 
-import io.fastccs.protocol.PartitionConfig;
-import io.fastccs.protocol.api.Topology;
+import io.fastccs.core.PartitionConfig;
+import io.fastccs.core.api.Topology;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
-import io.fastccs.protocol.messages.RingMember;
-import io.fastccs.protocol.primitives.Protocol;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.messages.RingMember;
+import io.fastccs.core.primitives.Protocol;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.server.transport.TransportSecurity;
 import io.fastccs.server.wiring.NodeWiring;
 

@@ -1,16 +1,16 @@
 package io.fastccs.server.storage;
 
 import io.fastccs.protocol.primitives.CommitOrder;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.api.PartitionStore.Decision;
 import io.fastccs.protocol.api.PartitionStore.Recovered;
 import io.fastccs.protocol.api.PartitionStore.TxnRecord;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 import org.apache.cassandra.cql3.QueryProcessor;
 import org.apache.cassandra.cql3.UntypedResultSet;
 import org.apache.cassandra.db.ConsistencyLevel;

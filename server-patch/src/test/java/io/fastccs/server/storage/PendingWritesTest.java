@@ -1,7 +1,7 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package io.fastccs.server.storage;
 
 import io.fastccs.protocol.primitives.CommitOrder;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.VectorClock;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

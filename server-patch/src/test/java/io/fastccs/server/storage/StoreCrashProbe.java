@@ -1,16 +1,16 @@
 package io.fastccs.server.storage;
 
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.primitives.TxnId;
-import io.fastccs.protocol.primitives.VectorClock;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.TxnId;
+import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.protocol.primitives.Version;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.protocol.api.PartitionStore.Decision;
 import io.fastccs.protocol.api.PartitionStore.Recovered;
 import io.fastccs.protocol.api.PartitionStore.TxnRecord;
 import io.fastccs.protocol.impl.InMemoryPartitionStore;
-import io.fastccs.protocol.messages.KeyValue;
-import io.fastccs.protocol.messages.Outcome;
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.messages.Outcome;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

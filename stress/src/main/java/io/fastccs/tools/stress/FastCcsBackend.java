@@ -6,7 +6,7 @@ import io.fastccs.client.ReadResult;
 import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteOutcome;
 import io.fastccs.client.WriteTimeoutException;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import io.fastccs.tools.cluster.ToolThreads;
 
 import java.net.InetSocketAddress;

@@ -1,6 +1,6 @@
 package io.fastccs.tools.stress;
 
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 import io.fastccs.workload.KeyDistribution;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -12,7 +12,7 @@ import io.fastccs.client.ReadResult;
 import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteBuilder;
 import io.fastccs.client.WriteTimeoutException;
-import io.fastccs.protocol.primitives.Protocol;
+import io.fastccs.core.primitives.Protocol;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

@@ -1,9 +1,9 @@
 package io.fastccs.tools.stress;
 
 import io.fastccs.workload.KeyDistribution;
-import io.fastccs.protocol.primitives.Key;
-import io.fastccs.protocol.messages.RingMember;
-import io.fastccs.protocol.ring.TokenRing;
+import io.fastccs.core.primitives.Key;
+import io.fastccs.core.messages.RingMember;
+import io.fastccs.core.ring.TokenRing;
 import io.fastccs.server.node.InProcessCluster;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

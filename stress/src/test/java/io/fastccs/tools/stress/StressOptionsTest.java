@@ -105,7 +105,7 @@ class StressOptionsTest {
         for (String word : List.of("fastccs", "eiger", "wren", "eventual")) {
             StressOptions o = StressOptions.parse("mixed", "-mode", word);
             assertThat(o.mode.word()).isEqualTo(word);
-            assertThat(o.mode.protocol()).isEqualTo(io.fastccs.protocol.primitives.Protocol.parse(word));
+            assertThat(o.mode.protocol()).isEqualTo(io.fastccs.core.primitives.Protocol.parse(word));
             assertThat(o.mode.plainCassandra()).isFalse();
             assertThat(o.describe()).contains("mode=" + word).doesNotContain("cl=").doesNotContain("replication(");
         }

@@ -1,0 +1,52 @@
+package io.fastccs.core.spi;
+
+import io.fastccs.core.messages.KeyValue;
+import io.fastccs.core.primitives.WriteKind;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+import io.fastccs.core.primitives.Key;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.random.RandomGenerator;
+
+/**
+ * One client session of a protocol: its causal context (opaque to the host: a vector clock, a dependency set, a stable
+ * time and a write cache) and the transactions it starts, one at a time.
+ */
+public interface ProtocolSession {
+    long clientId();
+
+    /**
+     * What the session has seen, as a causal token carries it; empty unless the protocol has
+     * {@link Capability#CAUSAL_TOKENS}.
+     */
+    default Optional<CausalContext> causalContext() {
+        return Optional.empty();
+    }
+
+    /** A read-only transaction over distinct {@code keys}. */
+    ReadStep read(Collection<Key> keys);
+
+    /** A write-only transaction; {@code random} makes the protocol's random choices (the coordinator). */
+    WriteStep write(Map<Key, byte[]> writes, RandomGenerator random);
+
+    /**
+     * A write-only transaction of puts and commutative operations ({@link WriteKind}), one per key. Protocols without
+     * commutative operations take puts only.
+     *
+     * @throws UnsupportedOperationException for a commutative operation when the protocol has none
+     */
+    default WriteStep write(List<KeyValue> operations, RandomGenerator random) {
+        Map<Key, byte[]> puts = new LinkedHashMap<>();
+        for (KeyValue kv : operations) {
+            if (kv.kind() != WriteKind.PUT)
+                throw new UnsupportedOperationException(getClass().getSimpleName() + " has no commutative operations ("
+                        + kv.kind() + " on " + kv.key() + ")");
+            if (puts.put(kv.key(), kv.value()) != null) throw new IllegalArgumentException("key " + kv.key() + " written twice");
+        }
+        return write(puts, random);
+    }
+}

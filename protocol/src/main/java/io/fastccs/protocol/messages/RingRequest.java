@@ -1,5 +1,0 @@
-package io.fastccs.protocol.messages;
-
-/** Asks any node for the ring: every partition, its FastCCS address and its token. */
-public record RingRequest(long requestId) implements ControlMessage {
-}

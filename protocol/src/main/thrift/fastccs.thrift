@@ -70,7 +70,7 @@ struct WriteRequest {
   6: list<i64> clock
   /**
    * The largest commit time the client's session has read or written: the coordinator stamps the commit above it, so
-   * that the arbitration order (commit time, then commit clock) extends causality. Not in the thesis (docs/design.md).
+   * that the arbitration order (commit time, then commit clock) extends causality. Not in the thesis (docs/design/thesis.md, "The commit time comes first in the arbitration order").
    */
   7: i64 dependencyTime
 }
@@ -109,9 +109,9 @@ struct ReadReply {
    * for this partition is at most that one would return. Absent: false.
    */
   7: optional bool waitingComplete
-  /** Those versions, newest first per key (a few at most). Not in the thesis (docs/design.md). */
+  /** Those versions, newest first per key (a few at most). Not in the thesis (docs/design/second-rounds.md, "Waiting versions"). */
   8: optional list<WaitingVersion> waiting
-  /** The newest stable base the partition names to clients (docs/design.md); absent: 0, none. */
+  /** The newest stable base the partition names to clients (docs/design/stable-bases.md, "Moving to a newer base"); absent: 0, none. */
   9: optional i64 stableEpoch
 }
 
@@ -188,7 +188,7 @@ struct Stabilize {
 }
 
 /**
- * Tree stabilization, beyond stabilization_fanout + 1 partitions (docs/design.md, "Stabilization up and down a tree"):
+ * Tree stabilization, beyond stabilization_fanout + 1 partitions (docs/design/stabilization-tree.md, "How it works"):
  * the settled prefixes of several partitions, as StabilizeUp (to the parent: the sender's subtree) or StabilizeDown
  * (from the parent: gathered at partition 0). Entries ascend by partition; partitionGaps holds each entry's partition
  * minus the previous entry's (the first: its partition), so that an entry's partition costs a byte.
@@ -207,7 +207,7 @@ struct SettledEntries {
 
 
 // ---------------------------------------------------------------------------------------------------------------
-// Compact forms of FastCCS's clocks (docs/design.md, "Clocks relative to a stable base"). A request's clock is named
+// Compact forms of FastCCS's clocks (docs/design/stable-bases.md, "Requests"). A request's clock is named
 // relative to a stable base both sides know, a reply's as differences from the request's clock. Partition numbers are
 // gaps: each one minus the one before (the first: itself), ascending, so a number costs a byte.
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package io.fastccs.sim;
 
+import io.fastccs.core.spi.Capability;
 import io.fastccs.protocol.partition.Partition;
 import io.fastccs.core.api.ClientReply;
 import io.fastccs.core.api.PeerSink;
@@ -13,9 +14,7 @@ import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.protocol.messages.CompactFirstRoundRead;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.core.messages.PeerMessage;
-import io.fastccs.protocol.spi.FastCcsProtocol;
 import io.fastccs.core.spi.PartitionServer;
-import io.fastccs.core.primitives.Protocol;
 import io.fastccs.core.spi.ProtocolFactory;
 
 import java.util.List;
@@ -85,7 +84,7 @@ final class SimPartitions {
      * leaders are also cut off from their followers at the same rate, and the followers elect another.
      */
     void replicate(ReplicaGroup.Settings settings, BooleanSupplier faultsActive) {
-        requireFastCcs("replica groups", ", which keeps its partitions' state in memory (no store to replicate)");
+        requireCrashRecovery("replica groups", ", which keeps its partitions' state in memory (no store to replicate)");
         groups = new ReplicaGroup[partitions.length];
         zombies = new Process[partitions.length];
         groupRandom = settings.random();
@@ -126,13 +125,13 @@ final class SimPartitions {
     private void start(int p) {
         int epoch = ++epochs[p];
         down[p] = false;
-        if (protocol.protocol() == Protocol.FASTCCS) {
+        if (protocol.has(Capability.CRASH_RECOVERY)) {
             Process process = new Process(p, epoch); // a deposed leader keeps sending through its own term
             processes[p] = process;
-            process.host.start(p, cfg.partition(), topology, (to, message) -> {
+            process.host.start(protocol, p, cfg.partition(), topology, (to, message) -> {
                 if (!process.discarding) sendFromPartition(p, to, message);
             }, clocks[p]);
-            partitions[p] = new FastCcsProtocol.Server(process.host.partition());
+            partitions[p] = process.host.server();
         } else {
             PeerSink sink = (to, message) -> sendFromPartition(p, to, message);
             partitions[p] = protocol.startPartition(p, cfg.partition(), topology, sink, clocks[p]);
@@ -310,13 +309,14 @@ final class SimPartitions {
 
     /** Holds back some round ones (off by default: then nothing is drawn and runs are as before). */
     void holdBackReads(HeldBackReads heldBack) {
-        requireFastCcs("held-back round ones", "");
+        requireCrashRecovery("held-back round ones", "");
         this.heldBack = heldBack;
     }
 
-    private void requireFastCcs(String what, String why) {
-        if (protocol.protocol() != Protocol.FASTCCS)
-            throw new IllegalArgumentException(what + " are simulated for FastCCS only, not " + protocol.protocol().word() + why);
+    private void requireCrashRecovery(String what, String why) {
+        if (!protocol.has(Capability.CRASH_RECOVERY))
+            throw new IllegalArgumentException(what + " are simulated for FastCCS only, not " + protocol.protocol().word() + why
+                    + " (they need a partition that recovers from a store)");
     }
 
     /**

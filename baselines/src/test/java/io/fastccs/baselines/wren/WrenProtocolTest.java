@@ -6,7 +6,7 @@ import io.fastccs.core.messages.ErrorCode;
 import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.core.messages.KeyValue;
 import io.fastccs.core.messages.Outcome;
-import io.fastccs.protocol.messages.OutcomeQuery;
+import io.fastccs.core.messages.ClientRequest;
 import io.fastccs.core.messages.ReadValue;
 import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.TxnId;
@@ -347,7 +347,7 @@ class WrenProtocolTest {
         assertCode(notCoordinator, ErrorCode.NOT_OWNER);
         assertThat(((ErrorReply) notCoordinator).owner()).isEqualTo(1);
         assertCode(sim.ask(0, new OutcomeRequest(16, null)), ErrorCode.INVALID_REQUEST);
-        assertCode(sim.ask(0, new OutcomeQuery(17, t)), ErrorCode.INVALID_REQUEST); // a FastCCS request
+        assertCode(sim.ask(0, new ForeignRequest(17)), ErrorCode.INVALID_REQUEST); // another protocol's request
 
         assertThat(p.installedUpTo()).isEqualTo(vv);
         assertThat(p.glst()).isEqualTo(glst);
@@ -435,5 +435,9 @@ class WrenProtocolTest {
         assertThat(c.payloadBytes()).isEqualTo(13);
         assertThat(new SliceReply(1, List.of(new ReadValue(k, null, 0))).payloadBytes()).isEqualTo(3);
         assertThat(new Commit(new TxnId(1, 1), 5).payloadBytes()).isZero();
+    }
+
+    /** A request of another protocol, as a Wren partition could be sent one by mistake. */
+    private record ForeignRequest(long requestId) implements ClientRequest {
     }
 }

@@ -1,5 +1,6 @@
 package io.fastccs.core.spi;
 
+import io.fastccs.core.api.PartitionStorage;
 import io.fastccs.core.primitives.Protocol;
 import io.fastccs.core.PartitionConfig;
 import io.fastccs.core.api.PeerSink;
@@ -29,6 +30,19 @@ public interface ProtocolFactory {
      */
     PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
                                    WriteLog writes);
+
+    /**
+     * A partition of a protocol with {@link Capability#CRASH_RECOVERY}, recovered from {@code storage} (of the kind the
+     * protocol names), for a host that keeps the durability rule: nothing the partition sends leaves before what it
+     * rests on is durable in {@code storage}.
+     *
+     * @throws UnsupportedOperationException for a protocol without crash recovery
+     * @throws IllegalArgumentException      for storage of a kind the protocol does not take
+     */
+    default PartitionServer startDurablePartition(int self, PartitionConfig config, Topology topology, PartitionStorage storage,
+                                                  PeerSink peers, TimeSource time) {
+        throw new UnsupportedOperationException(protocol().word() + " keeps its partitions in memory: it has no crash recovery");
+    }
 
     /** A partition whose accepted writes are kept nowhere but in its memory (the simulator, tests). */
     default PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {

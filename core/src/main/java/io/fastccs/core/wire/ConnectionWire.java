@@ -25,7 +25,7 @@ import java.util.List;
  * and error replies ({@code ConnectionBody} in {@code core.thrift}). Part of the codec rather than registered, since no
  * connection works without them.
  */
-final class ConnectionWire implements ProtocolWire {
+public final class ConnectionWire implements ProtocolWire {
     @Override
     public List<WireMember<?, ?>> members() {
         return List.of(

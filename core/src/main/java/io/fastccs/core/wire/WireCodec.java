@@ -72,8 +72,8 @@ public final class WireCodec {
         return encodeInThreadBuffer(m, INSTALLED).size();
     }
 
-    /** {@link #encode(Message)} with the members of {@code registry} only. */
-    static byte[] encode(Message m, WireRegistry registry) {
+    /** {@link #encode(Message)} with the members of {@code registry} only (tests, and tools that pick their wires). */
+    public static byte[] encode(Message m, WireRegistry registry) {
         return encodeInThreadBuffer(m, registry).toByteArray();
     }
 
@@ -147,8 +147,8 @@ public final class WireCodec {
         return decode(buf, off, len, limits, INSTALLED);
     }
 
-    /** {@link #decode(byte[], int, int, WireLimits)} with the members of {@code registry} only. */
-    static Message decode(byte[] buf, int off, int len, WireLimits limits, WireRegistry registry)
+    /** {@link #decode(byte[], int, int, WireLimits)} with the members of {@code registry} only (tests, tools). */
+    public static Message decode(byte[] buf, int off, int len, WireLimits limits, WireRegistry registry)
             throws MalformedFrameException {
         Objects.checkFromIndexSize(off, len, buf.length);
         checkFrameLength(len, limits);

@@ -14,7 +14,7 @@ import java.util.StringJoiner;
  * {@link ProtocolWire} on the class path. Built once; both lookups are a table access, since the codec is on every
  * message's path.
  */
-final class WireRegistry {
+public final class WireRegistry {
     private static final String SERVICE_FILE = "META-INF/services/" + ProtocolWire.class.getName();
 
     private final Map<Class<?>, WireMember<?, ?>> byType;
@@ -29,7 +29,7 @@ final class WireRegistry {
     }
 
     /** The connection's members and those of every wire registered on the class path. */
-    static WireRegistry installed() {
+    public static WireRegistry installed() {
         List<ProtocolWire> wires = new ArrayList<>();
         wires.add(new ConnectionWire());
         for (ProtocolWire w : ServiceLoader.load(ProtocolWire.class, ProtocolWire.class.getClassLoader())) wires.add(w);
@@ -39,7 +39,7 @@ final class WireRegistry {
     /**
      * @throws IllegalStateException if two members share an id or a message type
      */
-    static WireRegistry of(List<? extends ProtocolWire> wires) {
+    public static WireRegistry of(List<? extends ProtocolWire> wires) {
         Map<Class<?>, WireMember<?, ?>> byType = new HashMap<>();
         Map<Short, WireMember<?, ?>> byId = new HashMap<>();
         Map<WireMember<?, ?>, ProtocolWire> owner = new HashMap<>();
@@ -79,7 +79,7 @@ final class WireRegistry {
     }
 
     /** The member of {@code id}, or null if no wire owns it. */
-    WireMember<?, ?> member(short id) {
+    public WireMember<?, ?> member(short id) {
         return id >= 0 && id < byId.length ? byId[id] : null;
     }
 }

@@ -1,5 +1,6 @@
 package io.fastccs.protocol.api;
 
+import io.fastccs.core.api.PartitionStorage;
 import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.TxnId;
 import io.fastccs.core.primitives.VectorClock;
@@ -15,7 +16,7 @@ import java.util.List;
  * coordinates. Every method is durable when it returns, or (for hosts that batch syncs) before any message sent
  * after it leaves the node; see {@link PeerSink}. Called from the partition's single thread.
  */
-public interface PartitionStore {
+public interface PartitionStore extends PartitionStorage {
 
     /**
      * A write transaction this partition prepared, with its outcome once known ({@code commitClock} and

@@ -1,5 +1,8 @@
 package io.fastccs.protocol.host;
 
+import io.fastccs.protocol.spi.FastCcsProtocol;
+import io.fastccs.core.spi.ProtocolFactory;
+import io.fastccs.core.spi.PartitionServer;
 import io.fastccs.protocol.ClockCompaction;
 import io.fastccs.protocol.partition.Partition;
 import io.fastccs.core.PartitionConfig;
@@ -73,11 +76,16 @@ public final class PartitionHost {
      * Starts the partition from the store (its crash recovery) as the first step. The settled prefix is noted from the
      * next step on: what recovery found is durable already.
      */
-    public void start(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time) {
+    public void start(ProtocolFactory protocol, int self, PartitionConfig config, Topology topology, PeerSink peers,
+                      TimeSource time) {
         if (failed) return;
         env.execute(() -> {
-            Partition started = Partition.start(self, config, topology, store,
+            PartitionServer server = protocol.startDurablePartition(self, config, topology, store,
                     (to, message) -> send(() -> peers.send(to, message)), time);
+            // Its hooks (the settled prefix and its durable part, a held-back read's arrival snapshot) are FastCCS's.
+            if (!(server instanceof FastCcsProtocol.Server fastccs))
+                throw new IllegalArgumentException("the partition host runs FastCCS's partitions, not " + protocol.protocol().word() + "'s");
+            Partition started = fastccs.partition();
             if (showsOnlyDurable) started.trackDurableSettled();
             partition = started;
             store.endOfStep();
@@ -87,6 +95,11 @@ public final class PartitionHost {
     /** The partition, once started. */
     public Partition partition() {
         return partition;
+    }
+
+    /** The partition behind the protocol-neutral interface, once started. */
+    public PartitionServer server() {
+        return partition == null ? null : new FastCcsProtocol.Server(partition);
     }
 
     public void onPeerMessage(int from, PeerMessage message) {

@@ -1,5 +1,7 @@
 package io.fastccs.protocol.spi;
 
+import io.fastccs.protocol.api.PartitionStore;
+import io.fastccs.core.api.PartitionStorage;
 import io.fastccs.core.messages.KeyValue;
 
 import io.fastccs.protocol.ClientSession;
@@ -72,6 +74,15 @@ public final class FastCcsProtocol implements ProtocolFactory {
     public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
                                           WriteLog writes) {
         return new Server(Partition.start(self, config, topology, new InMemoryPartitionStore(), peers, time));
+    }
+
+    /** A partition recovered from {@code storage}, a {@link PartitionStore}. */
+    @Override
+    public PartitionServer startDurablePartition(int self, PartitionConfig config, Topology topology, PartitionStorage storage,
+                                                 PeerSink peers, TimeSource time) {
+        if (!(storage instanceof PartitionStore store))
+            throw new IllegalArgumentException("FastCCS partitions recover from a PartitionStore, not " + storage);
+        return new Server(Partition.start(self, config, topology, store, peers, time));
     }
 
     /** A FastCCS partition as a neutral server; hosts that need its own hooks reach it through {@link #partition()}. */

@@ -1,5 +1,6 @@
 package io.fastccs.protocol.host;
 
+import io.fastccs.protocol.spi.FastCcsProtocol;
 import io.fastccs.core.PartitionConfig;
 import io.fastccs.protocol.api.PartitionStore;
 import io.fastccs.core.impl.HashTopology;
@@ -82,7 +83,7 @@ class PartitionHostTest {
                 throw new AssertionError("the host stopped", cause);
             }
         }, store, lease, true);
-        host.start(0, PartitionConfig.defaults(), new HashTopology(1), (to, message) -> host.onPeerMessage(0, message),
+        host.start(new FastCcsProtocol(), 0, PartitionConfig.defaults(), new HashTopology(1), (to, message) -> host.onPeerMessage(0, message),
                 () -> 1_000);
         run();
     }

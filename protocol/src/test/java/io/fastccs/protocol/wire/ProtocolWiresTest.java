@@ -17,26 +17,18 @@ import io.fastccs.baselines.wren.WrenMessages;
 import io.fastccs.baselines.wren.WrenWire;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each protocol's wire is its own: its block of member ids, found on the class path, and nothing of another's. */
 class ProtocolWiresTest {
-    private static final Path MAIN = Path.of("src/main/java/io/fastccs/protocol");
 
     /** The pinned blocks: a renumbering would make nodes of two builds misread each other. */
     @Test
@@ -86,55 +78,5 @@ class ProtocolWiresTest {
         byte[] wren = WireCodec.encode(lst, withoutEiger);
         assertThat(wren).isEqualTo(WireCodec.encode(lst));
         assertThat(WireCodec.decode(wren, 0, wren.length, WireLimits.DEFAULT, withoutEiger)).isEqualTo(lst);
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
-    // The parts stay apart, so that moving each to a module of its own moves files and changes no code.
-    // ------------------------------------------------------------------------------------------------------------
-
-    /** What of {@code messages} every protocol shares: the envelope, the values and the connection's messages. */
-    private static final Set<String> SHARED_MESSAGES = Set.of("Message", "ClientRequest", "ClientResponse", "PeerMessage",
-            "ControlMessage", "Hello", "HelloReply", "RingRequest", "RingReply", "RingMember", "ErrorReply", "ErrorCode",
-            "KeyValue", "ReadValue", "Outcome", "Payloads");
-    private static final Pattern MESSAGES = Pattern.compile("\\bio\\.fastccs\\.protocol\\.messages\\.([A-Z]\\w*)");
-    /** FastCCS's root package, its structs and its wire. */
-    private static final Pattern FASTCCS = Pattern.compile("\\bio\\.fastccs\\.protocol\\.[A-Z]"
-            + "|\\bio\\.fastccs\\.protocol\\.wire\\.thrift\\b|\\bFastCcsWire\\b|\\bCompactWire\\b");
-    private static final Pattern BASELINES = Pattern.compile("\\bio\\.fastccs\\.(protocol|baselines)\\.(eiger|wren|eventual)\\b");
-
-    @Test
-    void theBaselinesWiresUseNothingOfFastCcs() throws IOException {
-        for (String file : List.of("eiger/EigerWire.java", "wren/WrenWire.java", "eventual/EventualWire.java"))
-            assertThat(fastCcsReferences(MAIN.resolve(file))).as(file).isEmpty();
-    }
-
-    @Test
-    void theCoreOfTheWireUsesNothingOfAnyProtocol() throws IOException {
-        List<Path> core = new ArrayList<>();
-        try (Stream<Path> files = Files.list(MAIN.resolve("wire"))) {
-            for (Path f : files.toList()) {
-                String name = f.getFileName().toString();
-                if (!name.startsWith("FastCcs") && !name.equals("CompactWire.java") && !name.equals("package-info.java"))
-                    core.add(f);
-            }
-        }
-        assertThat(core).extracting(p -> p.getFileName().toString()).contains("WireCodec.java", "WireChecks.java",
-                "ConnectionWire.java");
-        for (Path f : core) {
-            List<String> found = fastCcsReferences(f);
-            Matcher baseline = BASELINES.matcher(Files.readString(f));
-            while (baseline.find()) found.add(baseline.group());
-            assertThat(found).as(f.toString()).isEmpty();
-        }
-    }
-
-    private static List<String> fastCcsReferences(Path file) throws IOException {
-        String source = Files.readString(file);
-        List<String> found = new ArrayList<>();
-        Matcher m = FASTCCS.matcher(source);
-        while (m.find()) found.add(m.group());
-        Matcher messages = MESSAGES.matcher(source);
-        while (messages.find()) if (!SHARED_MESSAGES.contains(messages.group(1))) found.add(messages.group());
-        return found;
     }
 }

@@ -5,6 +5,7 @@ import io.fastccs.core.wire.WireLimits;
 import io.fastccs.baselines.eiger.EigerMessages;
 import io.fastccs.baselines.eventual.EventualMessages;
 import io.fastccs.core.messages.Message;
+import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.baselines.wren.WrenMessages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,14 +70,15 @@ class WireCodecRoundTripTest {
     }
 
     /**
-     * Every concrete message type on the class path: the records of the shared messages package (FastCCS's and the
-     * connection's) and the other protocols' message records (nested in their {@code *Messages} classes), so a new
+     * Every concrete message type on the class path: the records of the core's messages package (the connection's and
+     * the shared ones), FastCCS's, and the other protocols' message records (nested in their {@code *Messages} classes), so a new
      * message type fails this test until mapped.
      */
     private static Set<Class<?>> concreteMessageTypes() {
         Set<Class<?>> out = new HashSet<>();
-        for (Class<?> c : PackageClasses.of(Message.class.getPackageName()))
-            if (Message.class.isAssignableFrom(c) && !c.isInterface()) out.add(c);
+        for (String messages : List.of(Message.class.getPackageName(), FirstRoundRead.class.getPackageName()))
+            for (Class<?> c : PackageClasses.of(messages))
+                if (Message.class.isAssignableFrom(c) && !c.isInterface()) out.add(c);
         for (Class<?> holder : List.of(EventualMessages.class, EigerMessages.class, WrenMessages.class))
             for (Class<?> c : holder.getDeclaredClasses())
                 if (Message.class.isAssignableFrom(c)) out.add(c);

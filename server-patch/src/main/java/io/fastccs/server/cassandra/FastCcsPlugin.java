@@ -1,5 +1,7 @@
 package io.fastccs.server.cassandra;
 
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.spi.Capability;
 import io.fastccs.core.primitives.Protocol;
 import io.fastccs.replication.LinkFaults;
 import io.fastccs.replication.ReplicaSettings;
@@ -58,9 +60,13 @@ public final class FastCcsPlugin {
             startReplicated(settings, ring, clock, started);
             return;
         }
-        boolean fastccs = settings.protocols().contains(Protocol.FASTCCS);
-        DurablePartitionStore store = fastccs ? CassandraStores.open(ring, settings, clock) : null;
-        if (fastccs) checkOwnership(ring, settings.keyspace());
+        // A protocol that recovers from a store gets one in Cassandra's storage engine; the others keep their versions
+        // in memory (and write what they accept through the commit log, as the store does).
+        List<Protocol> inMemory = settings.protocols().stream()
+                .filter(p -> !Protocols.factory(p).has(Capability.CRASH_RECOVERY)).toList();
+        boolean durable = inMemory.size() < settings.protocols().size();
+        DurablePartitionStore store = durable ? CassandraStores.open(ring, settings, clock) : null;
+        if (durable) checkOwnership(ring, settings.keyspace());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
                 settings.maxFrameSize().toBytes(), settings.partitionConfig());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
@@ -75,10 +81,9 @@ public final class FastCcsPlugin {
             logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
         }
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
-        String compared = settings.protocols().stream().filter(p -> p != Protocol.FASTCCS).map(Protocol::word)
-                .collect(java.util.stream.Collectors.joining(", "));
+        String compared = inMemory.stream().map(Protocol::word).collect(java.util.stream.Collectors.joining(", "));
         PluginHealth.get().serving("partition " + ring.self() + " of " + ring.partitions() + " on port " + settings.port()
-                + (compared.isEmpty() ? "" : (fastccs ? ", also " : ", only ") + compared + " (versions in memory)"));
+                + (compared.isEmpty() ? "" : (durable ? ", also " : ", only ") + compared + " (versions in memory)"));
         logger.info("FastCCS partition {} of {} ready in {} ms", ring.self(), ring.partitions(),
                 (MonotonicClock.nanoTime() - started) / 1_000_000);
     }
@@ -99,8 +104,11 @@ public final class FastCcsPlugin {
         }
         Path storage = settings.raftDirectory() != null ? Path.of(settings.raftDirectory())
                 : Path.of(DatabaseDescriptor.getAllDataFileLocations()[0]).toAbsolutePath().getParent().resolve("fastccs-raft");
+        // The settings admit only protocols with replicated partitions here, and groups run one of them.
+        if (settings.protocols().size() != 1)
+            throw new IllegalArgumentException("replicated partitions run one protocol, not " + settings.protocols());
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
-                settings.maxFrameSize().toBytes(), settings.partitionConfig());
+                settings.maxFrameSize().toBytes(), settings.partitionConfig(), settings.protocols().iterator().next());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());
         ReplicaSettings.Tls consensusTls = CassandraConsensusTls.of(DatabaseDescriptor.getInternodeMessagingEncyptionOptions());
         logger.info("FastCCS consensus port {}: {}", settings.raftPort(), consensusTls == null

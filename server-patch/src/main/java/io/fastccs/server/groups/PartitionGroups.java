@@ -1,5 +1,7 @@
 package io.fastccs.server.groups;
 
+import java.util.Set;
+import io.fastccs.core.primitives.Protocol;
 import io.fastccs.core.messages.RingReply;
 import io.fastccs.replication.GroupMember;
 import io.fastccs.replication.GroupSpec;
@@ -55,6 +57,9 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
 
     /** Builds the node's parts that serve the groups: the composition root ({@code NodeWiring}) does. */
     public interface NodeParts {
+        /** The protocol whose partitions the groups replicate. */
+        Protocol protocol();
+
         /** The FastCCS port, routing each connection through {@code router}; not started yet. */
         FastCcsServer port(PartitionRouter router);
 
@@ -320,6 +325,16 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
     // ---------------------------------------------------------------------------------------------- the port's router
 
     @Override
+    public Set<Protocol> protocols() {
+        return Set.of(parts.protocol());
+    }
+
+    @Override
+    public InboundHandler serving(Protocol protocol, int partition) {
+        return protocol == parts.protocol() ? serving(partition) : null;
+    }
+
+    /** The host of {@code partition}'s group here, or null when this node does not lead it. */
     public InboundHandler serving(int partition) {
         if (partition < 0 || partition >= hosts.length()) return null;
         Host h = hosts.get(partition);

@@ -1,5 +1,6 @@
 package io.fastccs.server.node;
 
+import io.fastccs.core.spi.Protocols;
 import io.fastccs.protocol.partition.Partition;
 import io.fastccs.protocol.partition.PartitionMetrics;
 import io.fastccs.core.api.ClientReply;
@@ -74,7 +75,8 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
 
     /** Recovers the partition from the store; call before the port opens. */
     public void recover() throws InterruptedException {
-        host.start(ring.self(), settings.partition(), ring.topology(), peers, clockMicros::getAsLong);
+        host.start(Protocols.factory(settings.protocol()), ring.self(), settings.partition(), ring.topology(), peers,
+                clockMicros::getAsLong);
         try {
             protocolThread.submit(() -> null).get(); // recovery done before we accept anything
         } catch (ExecutionException e) {

@@ -16,18 +16,14 @@ import java.net.InetAddress;
  * in its Hello. Any thread.
  */
 public interface PartitionRouter {
-    /** The FastCCS host serving {@code partition} here now, or null when this node does not (does not lead its group). */
-    InboundHandler serving(int partition);
-
     /** The consistency protocols this node serves (a connection names one in its Hello). */
-    default Set<Protocol> protocols() {
-        return EnumSet.of(Protocol.FASTCCS);
-    }
+    Set<Protocol> protocols();
 
-    /** The host of {@code protocol} serving {@code partition} here now, or null. */
-    default InboundHandler serving(Protocol protocol, int partition) {
-        return protocol == Protocol.FASTCCS ? serving(partition) : null;
-    }
+    /**
+     * The host of {@code protocol} serving {@code partition} here now, or null when this node does not (it does not
+     * run the protocol, or does not lead the partition's group).
+     */
+    InboundHandler serving(Protocol protocol, int partition);
 
     /** The partition a connection is for when its Hello names none: the node's own. */
     int ownPartition();
@@ -45,11 +41,6 @@ public interface PartitionRouter {
         return -1;
     }
 
-    /** A node serving its own FastCCS partition only (replication factor 1). */
-    static PartitionRouter single(RingView ring, InboundHandler node) {
-        return single(ring, Map.of(Protocol.FASTCCS, node));
-    }
-
     /**
      * A node serving its own partition of each of {@code hosts}' protocols (replication factor 1), all on one port: a
      * connection reaches the host of the protocol its Hello names.
@@ -64,7 +55,6 @@ public interface PartitionRouter {
             @Override public InboundHandler serving(Protocol protocol, int partition) {
                 return partition == ring.self() ? byProtocol.get(protocol) : null;
             }
-            @Override public InboundHandler serving(int partition) { return serving(Protocol.FASTCCS, partition); }
             @Override public int ownPartition() { return ring.self(); }
             @Override public int partitions() { return ring.partitions(); }
             @Override public boolean mayActAs(InetAddress address, int partition) { return ring.mayActAs(address, partition); }

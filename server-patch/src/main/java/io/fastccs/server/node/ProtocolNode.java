@@ -1,5 +1,6 @@
 package io.fastccs.server.node;
 
+import io.fastccs.core.spi.Capability;
 import io.fastccs.protocol.host.HeldMessages;
 import io.fastccs.core.api.ClientReply;
 import io.fastccs.core.api.PeerSink;
@@ -45,8 +46,8 @@ public final class ProtocolNode implements InboundHandler, AutoCloseable {
 
     /** Starts the partition (empty) with {@code settings.protocol()}; FastCCS is {@link FastCcsNode}'s. */
     public ProtocolNode(NodeSettings settings, RingView ring, PeerSink peers, LongSupplier clockMicros, DurableWriteLog writeLog) {
-        if (settings.protocol() == Protocol.FASTCCS)
-            throw new IllegalArgumentException("FastCCS partitions are hosted by FastCcsNode, with their store");
+        if (Protocols.factory(settings.protocol()).has(Capability.CRASH_RECOVERY))
+            throw new IllegalArgumentException(settings.protocol().word() + " partitions recover from a store: FastCcsNode hosts them");
         this.settings = settings;
         this.ring = ring;
         this.writeLog = writeLog;

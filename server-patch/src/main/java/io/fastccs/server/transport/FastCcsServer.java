@@ -85,7 +85,7 @@ public final class FastCcsServer implements AutoCloseable {
     }
 
     public FastCcsServer(NodeSettings settings, RingView ring, InboundHandler node, TransportSecurity security) {
-        this(settings, PartitionRouter.single(ring, node), security);
+        this(settings, PartitionRouter.single(ring, java.util.Map.of(settings.protocol(), node)), security);
     }
 
     /** A port for the partitions {@code router} says this node serves (replicated partitions: the groups it leads). */

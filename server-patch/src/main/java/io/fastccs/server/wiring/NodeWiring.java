@@ -1,5 +1,7 @@
 package io.fastccs.server.wiring;
 
+import io.fastccs.core.spi.Protocols;
+import io.fastccs.core.spi.Capability;
 import io.fastccs.core.primitives.Protocol;
 import io.fastccs.replication.ReplicatedLog;
 import io.fastccs.server.groups.PartitionGroups;
@@ -90,8 +92,8 @@ public final class NodeWiring implements AutoCloseable {
             for (Protocol protocol : protocols) {
                 PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security, protocol);
                 links.add(peers);
-                if (protocol == Protocol.FASTCCS) {
-                    if (store == null) throw new IllegalArgumentException("FastCCS needs its store");
+                if (Protocols.factory(protocol).has(Capability.CRASH_RECOVERY)) {
+                    if (store == null) throw new IllegalArgumentException(protocol.word() + " needs its store");
                     node = new FastCcsNode(settings.speaking(protocol), ring, store, peers, clockMicros);
                     hosts.put(protocol, node);
                 } else {
@@ -142,6 +144,11 @@ public final class NodeWiring implements AutoCloseable {
             this.settings = settings;
             this.clockMicros = clockMicros;
             this.security = security;
+        }
+
+        @Override
+        public Protocol protocol() {
+            return settings.protocol();
         }
 
         @Override

@@ -113,7 +113,7 @@ final class LeadershipReturn implements AutoCloseable {
     private void check(RaftGroupId gid) throws Exception {
         RaftServer.Division division = server.getDivision(gid);
         DivisionInfo info = division.getInfo();
-        long now = System.nanoTime();
+        long now = MonotonicClock.nanoTime();
         long committed = division.getRaftLog().getLastCommittedIndex();
         long applied = info.getLastAppliedIndex();
         long backlog = committed - applied;

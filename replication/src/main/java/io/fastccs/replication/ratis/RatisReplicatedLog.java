@@ -149,7 +149,7 @@ final class RatisReplicatedLog implements ReplicatedLog {
      * transferee behind) cost the leader a restart of its partition though it kept leading.
      */
     private CompletableFuture<RaftClientReply> submitRetryingWhileSteppingDown(RaftClientRequest request) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(steppingDownPatienceMillis);
+        long deadline = MonotonicClock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(steppingDownPatienceMillis);
         RaftClientRequest attempt = request;
         while (true) {
             CompletableFuture<RaftClientReply> reply;
@@ -160,7 +160,7 @@ final class RatisReplicatedLog implements ReplicatedLog {
             }
             // The refusal comes back at once; anything else is the request taken in (or failed otherwise).
             RaftClientReply now = reply.isDone() && !reply.isCompletedExceptionally() ? reply.join() : null;
-            if (now == null || !(now.getException() instanceof LeaderSteppingDownException) || System.nanoTime() - deadline > 0)
+            if (now == null || !(now.getException() instanceof LeaderSteppingDownException) || MonotonicClock.nanoTime() - deadline > 0)
                 return reply;
             try {
                 Thread.sleep(STEPPING_DOWN_RETRY_MILLIS);

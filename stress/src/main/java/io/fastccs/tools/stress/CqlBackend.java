@@ -1,6 +1,7 @@
 package io.fastccs.tools.stress;
 
 import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
@@ -11,6 +12,10 @@ import com.datastax.oss.driver.api.core.cql.DefaultBatchType;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
 
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -145,6 +150,15 @@ public final class CqlBackend implements StressBackend {
         };
     }
 
+    /**
+     * A populate write that timed out or found too few replicas is tried again: it is an idempotent upsert of the key's
+     * first value, and populating is set-up, not measured. On a small machine at QUORUM with the commit log synced per
+     * batch, Cassandra answers a burst of 512 writes in flight with an occasional write timeout.
+     */
+    private static final RetryPolicy<AsyncResultSet> POPULATE_RETRIES = RetryPolicy.<AsyncResultSet>builder()
+            .handle(WriteTimeoutException.class, UnavailableException.class, DriverTimeoutException.class)
+            .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(2)).withMaxAttempts(6).build();
+
     /** Every key written once, asynchronously with up to 512 writes in flight; a history transaction per key. */
     @Override
     public void populate(long from, long to, long firstValue, HistoryRecorder history, java.util.function.LongConsumer written) throws Exception {
@@ -154,7 +168,7 @@ public final class CqlBackend implements StressBackend {
         for (long k = from; k <= to && failure.get() == null; k++) {
             inFlight.acquire();
             long key = k, value = firstValue + (k - from);
-            CompletionStage<AsyncResultSet> f = cql.executeAsync(insert(key, value));
+            CompletionStage<AsyncResultSet> f = Failsafe.with(POPULATE_RETRIES).getStageAsync(() -> cql.executeAsync(insert(key, value)));
             f.whenComplete((rs, e) -> {
                 if (e != null) failure.compareAndSet(null, e);
                 else written.accept(1);

@@ -26,10 +26,14 @@ public final class PartitionConfig {
     private final int maxKeysPerRequest;
     private final int maxKeyBytes;
     private final int maxValueBytes;
-    /** Deliberately broken variants, each a constant of its protocol's own enum; empty but in tests. */
+    /**
+     * Deliberately broken variants of the protocol the partition runs, constants of its own enum (FastCCS's; Eiger and
+     * Wren take theirs from their factories); empty but in tests.
+     */
     private final Set<Enum<?>> bugs;
 
-    private PartitionConfig(Builder b, Set<? extends Enum<?>> bugs) {
+    /** @param bugs in the order {@link #toString()} lists them; kept as given */
+    private PartitionConfig(Builder b, Set<Enum<?>> bugs) {
         this.transactionTimeoutMicros = positive("transaction timeout", b.transactionTimeoutMicros);
         this.checkIntervalMicros = positive("check interval", b.checkIntervalMicros);
         this.stabilizationIntervalMicros = positive("stabilization interval", b.stabilizationIntervalMicros);
@@ -43,7 +47,7 @@ public final class PartitionConfig {
         this.maxValueBytes = (int) positive("max value bytes", b.maxValueBytes);
         if (decisionRetentionMicros < 2 * transactionTimeoutMicros)
             throw new IllegalArgumentException("decision retention must be at least twice the transaction timeout");
-        this.bugs = bugs.isEmpty() ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(bugs));
+        this.bugs = bugs.isEmpty() ? Set.of() : Collections.unmodifiableSet(bugs);
     }
 
     private static long positive(String what, long v) {

@@ -66,10 +66,15 @@ class HouseShapeTest {
         }
     }
 
+    /** Every module with main sources; fails if the hosts are not among them (the test then read the wrong folder). */
     private static List<Path> modules() throws IOException {
+        List<Path> found;
         try (Stream<Path> modules = Files.list(Path.of(".."))) {
-            return modules.filter(m -> Files.isDirectory(m.resolve("src/main/java"))).sorted().toList();
+            found = modules.filter(m -> Files.isDirectory(m.resolve("src/main/java"))).sorted().toList();
         }
+        assertThat(found).extracting(m -> m.getFileName().toString()).as("modules read").containsAll(HOSTS)
+                .contains("core", "protocol", "baselines", "checker");
+        return found;
     }
 
     @Test

@@ -38,8 +38,8 @@ final class SimNetwork {
         int bytes = sizes.size(message);
         stats.messages++;
         stats.bytes += bytes;
-        stats.payloadBytes += MessageSizes.payload(message);
-        if (MessageSizes.isStabilization(message)) {
+        stats.payloadBytes += message.payloadBytes();
+        if (message.isStabilization()) {
             stats.stabilizationMessages++;
             stats.stabilizationBytes += bytes;
         }

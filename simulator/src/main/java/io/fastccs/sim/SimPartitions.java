@@ -328,6 +328,8 @@ final class SimPartitions {
         /** The term it leads, or null without replica groups. */
         private final ReplicaGroup.Term term;
         private final SimStore store;
+        /** The same store when it writes through the term's log; null without replica groups. */
+        private final GroupStore groupStore;
         private final PartitionHost host;
         /** While what waited on its lost entries is let go: none of it leaves. */
         private boolean discarding;
@@ -336,14 +338,15 @@ final class SimPartitions {
             this.p = p;
             BooleanSupplier alive = () -> !down[p] && epochs[p] == epoch;
             this.term = groups == null ? null : groups[p].current();
-            this.store = term == null ? new SimStore(stores[p], events, alive) : term.openStore(alive);
+            this.groupStore = term == null ? null : term.openStore(alive);
+            this.store = groupStore == null ? new SimStore(stores[p], events, alive) : groupStore;
             // Reads show only the durable part of the settled prefix where writes wait for a commit.
             this.host = new PartitionHost(this, store, term == null ? null : term::readBarrier, term != null);
         }
 
         /**
-         * Its term ended while it lives on, deposed: what its lost entries held back is gone, and its host's outbox no
-         * longer waits for them.
+         * Its term ended while it lives on, deposed: what its lost entries held back is gone, and its host's held messages
+         * no longer wait for them.
          */
         void discard(List<CompletableFuture<Void>> lost) {
             discarding = true;
@@ -371,11 +374,14 @@ final class SimPartitions {
             throw e;
         }
 
-        /** Only the leader that runs now hears it, after its step's entry commits, and only if it still runs then. */
+        /**
+         * Only the leader that runs now hears it, after its step's entry commits, and only if it still runs then. Asked
+         * for with replica groups only: reads show the durable part of the settled prefix only where writes wait.
+         */
         @Override
         public void whenDurable(CompletableFuture<Void> mark, Runnable news) {
             if (processes[p] != this || groups[p].current() != term) return;
-            ((GroupStore) store).newsAfterStep(() -> {
+            groupStore.newsAfterStep(() -> {
                 if (processes[p] == this) news.run();
             });
         }

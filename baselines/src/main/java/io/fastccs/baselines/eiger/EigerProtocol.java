@@ -20,6 +20,7 @@ import java.util.function.LongSupplier;
  * in this order is what every partition shows.
  */
 public final class EigerProtocol implements ProtocolFactory {
+    private static final Set<Capability> CAPABILITIES = Set.of(Capability.CAUSAL_CONSISTENCY);
     private final Set<EigerBug> bugs;
 
     public EigerProtocol() {
@@ -39,7 +40,7 @@ public final class EigerProtocol implements ProtocolFactory {
     /** Causal reads and puts only, its partitions' state in memory, one node per partition. */
     @Override
     public Set<Capability> capabilities() {
-        return Set.of(Capability.CAUSAL_CONSISTENCY);
+        return CAPABILITIES;
     }
 
     @Override

@@ -20,6 +20,8 @@ import java.util.function.LongSupplier;
  * TCC alone. One round per read, newest value, writes applied at once, last writer wins; no causal metadata.
  */
 public final class EventualProtocol implements ProtocolFactory {
+    private static final Set<Capability> CAPABILITIES = Set.of();
+
     @Override
     public Protocol protocol() {
         return Protocol.EVENTUAL;
@@ -28,7 +30,7 @@ public final class EventualProtocol implements ProtocolFactory {
     /** Reads and puts only, no consistency across keys, its partitions' state in memory, one node per partition. */
     @Override
     public Set<Capability> capabilities() {
-        return Set.of();
+        return CAPABILITIES;
     }
 
     @Override

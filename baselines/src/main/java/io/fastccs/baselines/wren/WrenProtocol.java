@@ -24,6 +24,7 @@ import java.util.function.LongSupplier;
  * <p>Commit stamps are {@link WrenStamp}s ordered by (commit time, transaction id).
  */
 public final class WrenProtocol implements ProtocolFactory {
+    private static final Set<Capability> CAPABILITIES = Set.of(Capability.CAUSAL_CONSISTENCY);
     private final Set<WrenBug> bugs;
 
     public WrenProtocol() {
@@ -43,7 +44,7 @@ public final class WrenProtocol implements ProtocolFactory {
     /** Causal reads and puts only, its partitions' state in memory, one node per partition. */
     @Override
     public Set<Capability> capabilities() {
-        return Set.of(Capability.CAUSAL_CONSISTENCY);
+        return CAPABILITIES;
     }
 
     @Override

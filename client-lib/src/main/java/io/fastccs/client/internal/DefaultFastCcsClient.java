@@ -5,7 +5,6 @@ import io.fastccs.client.CausalToken;
 import io.fastccs.client.ClientMetrics;
 import io.fastccs.client.FastCcsClient;
 import io.fastccs.client.InvalidRequestException;
-import io.fastccs.core.primitives.Protocol;
 import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.core.spi.Protocols;
 import io.fastccs.core.spi.Capability;

@@ -126,7 +126,7 @@ public final class ClusterCommand implements Runnable {
                     throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--protocol: " + e.getMessage());
                 }
                 nodeSettings.put(LocalCluster.PROTOCOL, chosen.stream().map(Protocol::word).collect(Collectors.joining(",")));
-                // A protocol that keeps its partitions in memory runs one node per partition.
+                // A protocol without replicated partitions runs one node per partition.
                 if (rf == null && chosen.stream().anyMatch(p -> !Protocols.factory(p).has(Capability.REPLICATION))) rf = 1;
             }
             if (rf != null) {

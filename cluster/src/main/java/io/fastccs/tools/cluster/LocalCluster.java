@@ -371,11 +371,6 @@ public final class LocalCluster {
         return signals.stopAll();
     }
 
-    /** The pid of running node {@code node} (faults that act on its process: firewall rules by process). */
-    public long pid(int node) {
-        return signals.pid(node);
-    }
-
     /** SIGKILL to node {@code node}, as a crash would; returns once it is gone. */
     public void kill(int node) {
         signals.kill(node);

@@ -68,15 +68,6 @@ final class NodeSignals {
         return result;
     }
 
-    /** The pid of running node {@code node}; fails if it is not running. */
-    long pid(int node) {
-        ClusterState state = stateFile.read();
-        state.requireNode(node);
-        long pid = state.pid(node);
-        if (!processes.isNode(node, pid)) throw new ClusterException("node " + node + " is not running");
-        return pid;
-    }
-
     /** SIGKILL to node {@code node} ({@link LocalCluster#kill}); returns once it is gone. */
     void kill(int node) {
         ClusterState state = stateFile.read();

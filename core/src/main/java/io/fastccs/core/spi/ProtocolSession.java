@@ -1,13 +1,12 @@
 package io.fastccs.core.spi;
 
 import io.fastccs.core.messages.KeyValue;
-import io.fastccs.core.primitives.WriteKind;
-import java.util.LinkedHashMap;
-import java.util.List;
-
 import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.WriteKind;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.random.RandomGenerator;

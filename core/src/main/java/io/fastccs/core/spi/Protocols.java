@@ -1,7 +1,6 @@
 package io.fastccs.core.spi;
 
 import io.fastccs.core.primitives.Protocol;
-import io.fastccs.core.spi.ProtocolFactory;
 
 import java.util.EnumMap;
 import java.util.Map;

@@ -6,12 +6,9 @@
  * {@link io.fastccs.core.wire.ProtocolWire} that owns it. Every protocol registers its wire with a
  * {@link java.util.ServiceLoader}, so this package names none of the compared protocols.
  *
- * <p>The schemas are in {@code src/main/thrift}: {@code core.thrift} (the frame, the shared values, the connection's
- * messages) and one file per protocol, which includes it. The generated structs are an implementation detail of the
- * wires.
- *
- * <p>FastCCS's own wire ({@code FastCcsWire}, {@code CompactWire}) shares this package for now; every other file
- * here is the core. The compared protocols' wires are in their own packages.
+ * <p>The schemas: {@code core.thrift} here (the frame, the shared values, the connection's messages), and one per
+ * protocol in that protocol's module, which includes it. The generated structs are an implementation detail of the
+ * wires. FastCCS's wire is {@code io.fastccs.protocol.wire}; the compared protocols' are in their own packages.
  *
  * <p>Member ids of the frame's body, a block per protocol. Ids 1-15 cost one byte less in the frame than 16-63, and
  * those one byte less than 64 and up. A protocol added later takes a free block.

@@ -15,17 +15,13 @@ public final class NodeClockOffsets {
     private final NodeJmx jmx;
 
     public NodeClockOffsets(Ports ports) {
-        this.jmx = new NodeJmx(ports, "io.fastccs:type=TestClock", "ClockOffset", SETTING, "0ms");
+        this.jmx = new NodeJmx(ports, "io.fastccs:type=TestClock", "ClockOffset", SETTING, "0ms", "test clock control",
+                "clock offset");
     }
 
     /** Empty if {@code node} offers the control; else why not. */
     public Optional<String> unusableReason(int node) {
-        try {
-            get(node);
-            return Optional.empty();
-        } catch (IllegalStateException e) {
-            return Optional.of(e.getMessage());
-        }
+        return jmx.unusableReason(node);
     }
 
     /** The node's offset now, as it reports it ({@code +0us}). */

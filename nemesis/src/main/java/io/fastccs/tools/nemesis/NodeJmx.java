@@ -11,6 +11,7 @@ import javax.management.RuntimeMBeanException;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import java.util.Optional;
 
 /**
  * One test-only control of the local cluster's nodes over JMX: a writable text attribute of a bean that a node opens
@@ -22,8 +23,10 @@ final class NodeJmx {
     private final String attribute;
     private final String setting;
     private final String example;
+    /** What the control is and what it sets, in errors: "test clock control", "clock offset". */
+    private final String control, value;
 
-    NodeJmx(Ports ports, String bean, String attribute, String setting, String example) {
+    NodeJmx(Ports ports, String bean, String attribute, String setting, String example, String control, String value) {
         this.ports = ports;
         try {
             this.bean = new ObjectName(bean);
@@ -33,6 +36,18 @@ final class NodeJmx {
         this.attribute = attribute;
         this.setting = setting;
         this.example = example;
+        this.control = control;
+        this.value = value;
+    }
+
+    /** Empty if {@code node} offers the control; else why not. */
+    Optional<String> unusableReason(int node) {
+        try {
+            get(node);
+            return Optional.empty();
+        } catch (IllegalStateException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     String get(int node) {
@@ -57,12 +72,12 @@ final class NodeJmx {
                 return call.on(connector.getMBeanServerConnection());
             }
         } catch (InstanceNotFoundException e) {
-            throw new IllegalStateException("node " + node + " has no " + bean + " control (start it with the node setting "
+            throw new IllegalStateException("node " + node + " has no " + control + " (start it with the node setting "
                     + setting + ", e.g. " + setting + "=" + example + ")");
         } catch (MBeanException e) {
-            throw new IllegalStateException("node " + node + " refused " + attribute + ": " + e.getCause().getMessage(), e);
+            throw new IllegalStateException("node " + node + " refused the " + value + ": " + e.getCause().getMessage(), e);
         } catch (RuntimeMBeanException e) {
-            throw new IllegalStateException("node " + node + " refused " + attribute + ": " + e.getTargetException().getMessage(), e);
+            throw new IllegalStateException("node " + node + " refused the " + value + ": " + e.getTargetException().getMessage(), e);
         } catch (Exception e) {
             throw new IllegalStateException("node " + node + " (JMX port " + ports.jmx(node) + ") did not answer: " + e, e);
         }

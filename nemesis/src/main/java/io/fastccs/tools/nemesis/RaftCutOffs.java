@@ -29,18 +29,14 @@ public final class RaftCutOffs implements AutoCloseable {
 
     public RaftCutOffs(Ports ports, Consumer<String> log) {
         this.ports = ports;
-        this.jmx = new NodeJmx(ports, "io.fastccs:type=TestRaftCutOff", "CutOff", SETTING, "none");
+        this.jmx = new NodeJmx(ports, "io.fastccs:type=TestRaftCutOff", "CutOff", SETTING, "none",
+                "test consensus cut-off control", "consensus cut-off");
         this.log = log;
     }
 
     /** Empty if {@code node} offers the control; else why not. */
     public Optional<String> unusableReason(int node) {
-        try {
-            jmx.get(node);
-            return Optional.empty();
-        } catch (IllegalStateException e) {
-            return Optional.of(e.getMessage());
-        }
+        return jmx.unusableReason(node);
     }
 
     /** What {@code node} drops now, as it reports it ({@code none}, or addresses). */

@@ -49,6 +49,8 @@ public final class PartitionHost {
     /** Replicated partitions: confirms this member still leads before a client reply leaves; null otherwise. */
     private final LeaseConfirmations lease;
     private volatile Partition partition;
+    /** The same partition behind the protocol-neutral interface, as its factory made it. */
+    private volatile PartitionServer server;
     private volatile boolean failed;
     private long settledSeen = -1;
     /** Completes once the writes the settled prefix rests on, as of its last advance, are durable. */
@@ -87,6 +89,7 @@ public final class PartitionHost {
                 throw new IllegalArgumentException("the partition host runs FastCCS's partitions, not " + protocol.protocol().word() + "'s");
             Partition started = fastccs.partition();
             if (showsOnlyDurable) started.trackDurableSettled();
+            this.server = server;
             partition = started;
             store.endOfStep();
         });
@@ -99,7 +102,7 @@ public final class PartitionHost {
 
     /** The partition behind the protocol-neutral interface, once started. */
     public PartitionServer server() {
-        return partition == null ? null : new FastCcsProtocol.Server(partition);
+        return server;
     }
 
     public void onPeerMessage(int from, PeerMessage message) {
@@ -247,11 +250,9 @@ public final class PartitionHost {
 
     /** A client reply: with a group, it also waits until this member is confirmed leader after it was made. */
     private void sendReply(Runnable transmit) {
-        if (lease != null) {
-            holdForWrites();
-            held.after(lease.afterNow());
-        }
-        send(transmit);
+        holdForWrites();
+        if (lease != null) held.after(lease.afterNow());
+        held.send(transmit);
     }
 
     /**

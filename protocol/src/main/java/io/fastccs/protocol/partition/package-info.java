@@ -2,8 +2,8 @@
  * One FastCCS partition, split by role over one shared state, as cassandra-accord's {@code local/Commands} acts on a
  * {@code SafeCommandStore}. {@link io.fastccs.protocol.partition.Partition} is all hosts see: it takes client
  * requests, peer messages and ticks and hands each to the role it concerns. Partition stays in this package with its
- * roles, not in {@code io.fastccs.protocol}: the roles read the root package's configuration, and a Partition there
- * would make the two packages import each other.
+ * roles, not in {@code io.fastccs.protocol}: the roles read the root package's {@code Bug} and {@code ClockCompaction},
+ * and a Partition there would make the two packages import each other.
  *
  * <p>The roles, each calling only those below it (imports follow the same order, so there is no circle):
  * <ol>

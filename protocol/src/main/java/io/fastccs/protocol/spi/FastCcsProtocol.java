@@ -43,6 +43,7 @@ import io.fastccs.core.spi.WriteStep;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -54,11 +55,13 @@ import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
- * FastCCS behind the protocol-neutral interfaces: a {@link Partition} wrapped as a {@link PartitionServer}, and a
- * {@link ClientSession}'s transactions wrapped as step machines (the core itself does not depend on the interfaces). Hosts that need FastCCS's own hooks (durable
- * stores, crash recovery, replica groups) keep using the classes directly.
+ * FastCCS behind the core's protocol-neutral interfaces: a {@link Partition} wrapped as a {@link PartitionServer} (in
+ * memory, or recovered from a {@link PartitionStore} for the partition host), and a {@link ClientSession}'s
+ * transactions wrapped as step machines. The partition and client classes themselves do not depend on the interfaces.
  */
 public final class FastCcsProtocol implements ProtocolFactory {
+    private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.allOf(Capability.class));
+
     @Override
     public Protocol protocol() {
         return Protocol.FASTCCS;
@@ -66,10 +69,10 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
     @Override
     public Set<Capability> capabilities() {
-        return EnumSet.allOf(Capability.class);
+        return CAPABILITIES;
     }
 
-    /** A partition on a fresh in-memory store (the neutral path has no crash recovery). */
+    /** A partition on a fresh in-memory store: a crash loses it ({@link #startDurablePartition} recovers from a store). */
     @Override
     public PartitionServer startPartition(int self, PartitionConfig config, Topology topology, PeerSink peers, TimeSource time,
                                           WriteLog writes) {
@@ -130,30 +133,18 @@ public final class FastCcsProtocol implements ProtocolFactory {
 
     @Override
     public ProtocolSession newSession(Topology topology, long clientId, LongSupplier requestIds) {
-        return resume(topology, clientId, VectorClock.zero(topology.partitions()), 0, requestIds);
+        return new Session(new ClientSession(topology, clientId, VectorClock.zero(topology.partitions()), 0, requestIds));
     }
 
+    /** A session that continues a causal token's context instead of starting from nothing. */
     @Override
     public ProtocolSession resume(Topology topology, long clientId, CausalContext context, LongSupplier requestIds) {
-        return resume(topology, clientId, context.clock(), context.commitTime(), requestIds);
+        return new Session(new ClientSession(topology, clientId, context.clock(), context.commitTime(), requestIds));
     }
 
     /**
-     * A session that continues the causal context {@code clock} (one entry per partition) and {@code time} (its largest
-     * commit time), a causal token's, instead of starting from nothing.
-     */
-    public static Session resume(Topology topology, long clientId, VectorClock clock, long time, LongSupplier requestIds) {
-        return session(new ClientSession(topology, clientId, clock, time, requestIds));
-    }
-
-    /** {@code session} as a neutral session. */
-    public static Session session(ClientSession session) {
-        return new Session(session);
-    }
-
-    /**
-     * A FastCCS session as a neutral one; hosts that need its causal context (the vector clock a causal token carries)
-     * reach it through {@link #session()}; {@link #resume} makes one from a given clock.
+     * A FastCCS session as a neutral one: its causal context (the vector clock a causal token carries) is
+     * {@link #causalContext()}, and {@link FastCcsProtocol#resume} makes one from a token's.
      */
     public record Session(ClientSession session) implements ProtocolSession {
         @Override
@@ -286,8 +277,8 @@ public final class FastCcsProtocol implements ProtocolFactory {
         }
     }
 
-    /** The FastCCS write, reachable for hosts that report its coordinator and participants. */
-    public record Write(WriteTransaction txn, Wire wire) implements WriteStep {
+    /** The FastCCS write as a neutral step machine; its coordinator and participants are the client's choice. */
+    private record Write(WriteTransaction txn, Wire wire) implements WriteStep {
         @Override
         public TxnId txnId() {
             return txn.txnId();

@@ -50,7 +50,7 @@ import java.util.List;
 /**
  * FastCCS's compact messages (clocks relative to a stable base or to the request's clock; docs/design/stable-bases.md,
  * "Clocks relative to a stable base") to the {@code Compact*} structs of {@code fastccs.thrift} and back, with the
- * checks of {@link WireChecks}: members of {@link FastCcsWire}. Partition numbers go as ascending gaps, a byte each.
+ * checks of {@link io.fastccs.core.wire.WireChecks}: members of {@link FastCcsWire}. Partition numbers go as ascending gaps, a byte each.
  */
 final class CompactWire {
     private CompactWire() {

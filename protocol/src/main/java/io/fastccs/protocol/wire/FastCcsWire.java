@@ -57,7 +57,7 @@ import java.util.List;
 
 /**
  * FastCCS's messages to the structs of {@code fastccs.thrift} and back ({@code FastCcsBody}: member ids 1-7, 9-19 and
- * 24-26), with the checks of {@link WireChecks}; the compact ones are {@link CompactWire}'s. The generated structs
+ * 24-26), with the checks of {@link io.fastccs.core.wire.WireChecks}; the compact ones are {@link CompactWire}'s. The generated structs
  * share their simple names with the records, so they are written fully qualified.
  */
 public final class FastCcsWire implements ProtocolWire {

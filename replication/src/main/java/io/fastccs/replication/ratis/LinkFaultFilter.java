@@ -2,12 +2,16 @@ package io.fastccs.replication.ratis;
 
 import io.fastccs.replication.LinkFaults;
 import org.apache.ratis.grpc.server.GrpcServices;
+import org.apache.ratis.proto.RaftProtos.AppendEntriesRequestProto;
+import org.apache.ratis.proto.RaftProtos.InstallSnapshotRequestProto;
 import org.apache.ratis.proto.RaftProtos.RaftRpcRequestProto;
+import org.apache.ratis.proto.RaftProtos.ReadIndexRequestProto;
+import org.apache.ratis.proto.RaftProtos.RequestVoteRequestProto;
+import org.apache.ratis.proto.RaftProtos.StartLeaderElectionRequestProto;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.thirdparty.com.google.protobuf.Message;
 import org.apache.ratis.thirdparty.io.grpc.ForwardingServerCall;
 import org.apache.ratis.thirdparty.io.grpc.ForwardingServerCallListener;
 import org.apache.ratis.thirdparty.io.grpc.Metadata;
@@ -48,8 +52,8 @@ final class LinkFaultFilter implements ServerInterceptor, GrpcServices.Customize
         return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(filtered, headers)) {
             @Override
             public void onMessage(Q message) {
-                String from = senderHost(message);
-                if (from != null) filtered.peerHost = from;
+                // Every request of a call comes from one member: look it up once (a stream carries many appends).
+                if (filtered.peerHost == null) filtered.peerHost = senderHost(message);
                 if (filtered.cutOff()) {
                     filtered.dropped = true;
                     // The handler asks for the next message once it has taken one; for a dropped one we must ask, or
@@ -67,6 +71,16 @@ final class LinkFaultFilter implements ServerInterceptor, GrpcServices.Customize
                 super.onHalfClose();
             }
         };
+    }
+
+    /** The header of a request between members: appends and heartbeats, votes, snapshots, elections, read indexes. */
+    private static RaftRpcRequestProto serverRequest(Object message) {
+        if (message instanceof AppendEntriesRequestProto m) return m.getServerRequest();
+        if (message instanceof RequestVoteRequestProto m) return m.getServerRequest();
+        if (message instanceof InstallSnapshotRequestProto m) return m.getServerRequest();
+        if (message instanceof StartLeaderElectionRequestProto m) return m.getServerRequest();
+        if (message instanceof ReadIndexRequestProto m) return m.getServerRequest();
+        return null;
     }
 
     /** The call, answering nothing while its sender is cut off. */
@@ -98,10 +112,7 @@ final class LinkFaultFilter implements ServerInterceptor, GrpcServices.Customize
 
     /** The host of the member that sent a Raft server request, or null for anything else (clients, admin calls). */
     private String senderHost(Object message) {
-        if (!(message instanceof Message m)) return null;
-        RaftRpcRequestProto request = null;
-        for (Object field : m.getAllFields().values())
-            if (field instanceof RaftRpcRequestProto r) request = r;
+        RaftRpcRequestProto request = serverRequest(message);
         if (request == null) return null;
         RaftServer s = server.get();
         if (s == null) return null;

@@ -104,9 +104,7 @@ public final class FastCcsPlugin {
         }
         Path storage = settings.raftDirectory() != null ? Path.of(settings.raftDirectory())
                 : Path.of(DatabaseDescriptor.getAllDataFileLocations()[0]).toAbsolutePath().getParent().resolve("fastccs-raft");
-        // The settings admit only protocols with replicated partitions here, and groups run one of them.
-        if (settings.protocols().size() != 1)
-            throw new IllegalArgumentException("replicated partitions run one protocol, not " + settings.protocols());
+        // The settings admit one protocol here, one with replicated partitions.
         NodeSettings nodeSettings = new NodeSettings(DatabaseDescriptor.getRpcAddress(), settings.port(),
                 settings.maxFrameSize().toBytes(), settings.partitionConfig(), settings.protocols().iterator().next());
         CassandraSecurity security = new CassandraSecurity(settings.keyspace());

@@ -105,6 +105,9 @@ public record FastCcsSettings(
                     + unreplicated.stream().map(Protocol::word).collect(Collectors.joining(", "))
                     + ": the compared protocols run at replication_factor 1 only (they keep their versions in memory, one"
                     + " node per partition); got replication_factor " + replicationFactor);
+        if (replicationFactor != 1 && protocols.size() != 1)
+            throw new IllegalArgumentException("FastCCS setting " + FastCcsProperty.PROTOCOL.key + ": replicated partitions"
+                    + " run one protocol, not " + protocols.stream().map(Protocol::word).collect(Collectors.joining(", ")));
         return new FastCcsSettings(
                 p.integer(FastCcsProperty.PORT, 0, 65535),
                 p.integer(FastCcsProperty.PARTITIONS, 0, 4096),
@@ -129,8 +132,7 @@ public record FastCcsSettings(
                 p.integer(FastCcsProperty.RAFT_PORT, 1, 65535),
                 given.get(FastCcsProperty.RAFT_DIRECTORY),
                 p.signedMicros(FastCcsProperty.TEST_CLOCK_OFFSET),
-                parseHosts(FastCcsProperty.TEST_RAFT_CUT_OFF.key, given.getOrDefault(FastCcsProperty.TEST_RAFT_CUT_OFF,
-                        FastCcsProperty.TEST_RAFT_CUT_OFF.defaultValue)),
+                p.hosts(FastCcsProperty.TEST_RAFT_CUT_OFF),
                 p.integer(FastCcsProperty.RAFT_SNAPSHOT_INTERVAL, 1, Integer.MAX_VALUE),
                 p.integer(FastCcsProperty.RAFT_FLUSH_INTERVAL, 1, Integer.MAX_VALUE),
                 protocols,
@@ -276,6 +278,10 @@ public record FastCcsSettings(
 
         long signedMicros(FastCcsProperty p) {
             return parseSignedDuration(p.key, raw(p));
+        }
+
+        Set<String> hosts(FastCcsProperty p) {
+            return parseHosts(p.key, raw(p));
         }
 
         DurationSpec.LongMillisecondsBound millis(FastCcsProperty p) {

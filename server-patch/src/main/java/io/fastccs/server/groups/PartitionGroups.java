@@ -331,14 +331,7 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
 
     @Override
     public InboundHandler serving(Protocol protocol, int partition) {
-        return protocol == parts.protocol() ? serving(partition) : null;
-    }
-
-    /** The host of {@code partition}'s group here, or null when this node does not lead it. */
-    public InboundHandler serving(int partition) {
-        if (partition < 0 || partition >= hosts.length()) return null;
-        Host h = hosts.get(partition);
-        return h == null ? null : h.node();
+        return protocol == parts.protocol() ? host(partition) : null;
     }
 
     @Override

@@ -68,7 +68,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         this.host = new PartitionHost(new OnProtocolThread(), store, leaseCheck, true);
     }
 
-    /** What to do when the node must stop answering (a store write failed): close the port. */
+    /** What to do when the node must stop answering (a store write or a lease check failed): close the port. */
     public void onStopServing(Runnable action) {
         this.stopServing = action;
     }
@@ -150,7 +150,7 @@ public final class FastCcsNode implements InboundHandler, AutoCloseable {
         /** The store can no longer promise durability: stop answering rather than promise what a crash would lose. */
         @Override
         public void stopped(Throwable cause) {
-            logger.error("FastCCS partition {}: a store write failed; this node stops serving FastCCS", ring.self(), cause);
+            logger.error("FastCCS partition {}: a store write or a lease check failed; this node stops serving FastCCS", ring.self(), cause);
             stopServing.run();
         }
 

@@ -123,6 +123,9 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     /** The tables' rows, in the layout of this store's replication (see {@link StoreRows}). */
     private final StoreRows rows;
     private final PendingWrites pending;
+    /** The last {@link #durableMark()}, and whether a write was issued since (protocol thread). */
+    private CompletableFuture<Void> lastMark;
+    private boolean writtenSinceMark;
     private final VersionReads reads;
     /** Where the mutations go, chosen at open: straight to the storage engine, or through the group's log. */
     private final WritePath writes;
@@ -347,9 +350,17 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         return pending.whenApplied();
     }
 
+    /**
+     * The host asks before every message it sends; when nothing was written since it last asked, the mark it had is
+     * still the answer, without taking the pending writes' lock (which the writer threads share). Protocol thread.
+     */
     @Override
     public CompletableFuture<Void> durableMark() {
-        return pending.whenApplied();
+        if (writtenSinceMark || lastMark == null) {
+            lastMark = pending.whenApplied();
+            writtenSinceMark = false;
+        }
+        return lastMark;
     }
 
     @Override
@@ -396,6 +407,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         if (closed) throw new IllegalStateException("FastCCS store " + self + " is closed");
         Throwable failure = writes.failure();
         if (failure != null) throw new IllegalStateException("FastCCS store " + self + " lost a write and cannot promise durability", failure);
+        writtenSinceMark = true;
         writes.add(mutation, pending.issue(key, change));
     }
 

@@ -15,7 +15,6 @@ import io.fastccs.server.node.InboundHandler;
 import io.fastccs.server.node.MonotonicClock;
 import io.fastccs.server.node.PartitionRouter;
 import io.fastccs.server.node.NodeSettings;
-import io.fastccs.server.node.RingView;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -79,14 +78,6 @@ public final class FastCcsServer implements AutoCloseable {
     /** Password checks and permission look-ups block: they run here, never on an event loop. */
     private final ThreadPoolExecutor authThreads;
     private Channel channel;
-
-    public FastCcsServer(NodeSettings settings, RingView ring, InboundHandler node) {
-        this(settings, ring, node, TransportSecurity.NONE);
-    }
-
-    public FastCcsServer(NodeSettings settings, RingView ring, InboundHandler node, TransportSecurity security) {
-        this(settings, PartitionRouter.single(ring, java.util.Map.of(settings.protocol(), node)), security);
-    }
 
     /** A port for the partitions {@code router} says this node serves (replicated partitions: the groups it leads). */
     public FastCcsServer(NodeSettings settings, PartitionRouter router, TransportSecurity security) {

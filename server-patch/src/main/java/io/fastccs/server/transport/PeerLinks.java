@@ -53,14 +53,6 @@ public final class PeerLinks implements io.fastccs.core.api.PeerSink, AutoClosea
      * @param localAddress the node's own address: peers accept a partition's messages only from that member's
      *                     address, so links must not leave from whatever source address the OS would pick
      */
-    public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes) {
-        this(ring, localAddress, maxFrameBytes, TransportSecurity.NONE);
-    }
-
-    public PeerLinks(RingView ring, java.net.InetAddress localAddress, int maxFrameBytes, TransportSecurity security) {
-        this(ring, localAddress, maxFrameBytes, security, Protocol.FASTCCS);
-    }
-
     /**
      * @param security links use TLS when it gives a {@link TransportSecurity#peerClientContext()} (internode
      *                 encryption), asking for the server name {@link TransportSecurity#PEER_SERVER_NAME} so the peer

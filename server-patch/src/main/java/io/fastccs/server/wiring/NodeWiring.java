@@ -159,7 +159,7 @@ public final class NodeWiring implements AutoCloseable {
 
         @Override
         public PartitionGroups.LeaderHost leaderHost(RingView ring, DurablePartitionStore store, ReplicatedLog log) {
-            PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security);
+            PeerLinks peers = new PeerLinks(ring, settings.bindAddress(), settings.maxFrameBytes(), security, settings.protocol());
             return new PartitionGroups.LeaderHost(new FastCcsNode(settings, ring, store, peers, clockMicros, log::readBarrier), peers);
         }
     }

@@ -15,6 +15,7 @@ import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import dev.failsafe.Failsafe;
+import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.RetryPolicy;
 
 import java.net.InetSocketAddress;
@@ -155,9 +156,9 @@ public final class CqlBackend implements StressBackend {
      * first value, and populating is set-up, not measured. On a small machine at QUORUM with the commit log synced per
      * batch, Cassandra answers a burst of 512 writes in flight with an occasional write timeout.
      */
-    private static final RetryPolicy<AsyncResultSet> POPULATE_RETRIES = RetryPolicy.<AsyncResultSet>builder()
+    private static final FailsafeExecutor<AsyncResultSet> POPULATE_RETRIES = Failsafe.with(RetryPolicy.<AsyncResultSet>builder()
             .handle(WriteTimeoutException.class, UnavailableException.class, DriverTimeoutException.class)
-            .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(2)).withMaxAttempts(6).build();
+            .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(2)).withMaxAttempts(6).build());
 
     /** Every key written once, asynchronously with up to 512 writes in flight; a history transaction per key. */
     @Override
@@ -168,7 +169,7 @@ public final class CqlBackend implements StressBackend {
         for (long k = from; k <= to && failure.get() == null; k++) {
             inFlight.acquire();
             long key = k, value = firstValue + (k - from);
-            CompletionStage<AsyncResultSet> f = Failsafe.with(POPULATE_RETRIES).getStageAsync(() -> cql.executeAsync(insert(key, value)));
+            CompletionStage<AsyncResultSet> f = POPULATE_RETRIES.getStageAsync(() -> cql.executeAsync(insert(key, value)));
             f.whenComplete((rs, e) -> {
                 if (e != null) failure.compareAndSet(null, e);
                 else written.accept(1);

@@ -37,10 +37,16 @@ public interface ClientMetrics {
 
     /**
      * Requests sent again because their partition could not take them (no connection, connection lost, a
-     * replicated partition's failover, overload), and checks repeated while a write waited for its participants'
-     * connections.
+     * replicated partition's failover, overload), checks repeated while a write waited for its participants'
+     * connections, and writes run again ({@link #writesRunAgain()}).
      */
     long retries();
+
+    /**
+     * Times a write-only transaction the nodes aborted with no effect (a participant did not vote in time, as while a
+     * replicated partition's leader moves) was run again, as a new transaction, within its request timeout.
+     */
+    long writesRunAgain();
 
     /** Partitions the client currently has an open connection to. */
     int connectedPartitions();

@@ -364,14 +364,42 @@ class ScriptedClientTest {
     }
 
     @Test
-    void abortReplyFromTheNodesIsAnAbortedTimeout() throws Exception {
+    void aWriteTheNodesKeepAbortingIsRunAgainUntilTheRequestTimeoutThenReportedAborted() throws Exception {
         connect((node, request, out) -> {
             if (request instanceof WriteRequest w) out.reply(new WriteReply(w.requestId(), w.txnId(), Outcome.ABORTED, null, 0));
         });
         CausalSession s = client.session();
-        assertThatThrownBy(() -> s.write(Map.of("k", "v"))).isInstanceOfSatisfying(WriteTimeoutException.class,
-                e -> assertThat(e.outcome()).isEqualTo(WriteOutcome.ABORTED));
+        assertThatThrownBy(() -> s.write(Map.of("k", "v"))).isInstanceOfSatisfying(WriteTimeoutException.class, e -> {
+            assertThat(e.outcome()).isEqualTo(WriteOutcome.ABORTED);
+            assertThat(e).hasMessageContaining("each earlier one aborted too");
+        });
+        List<WriteRequest> sent = cluster.allRequests().stream().filter(r -> r instanceof WriteRequest).map(r -> (WriteRequest) r).toList();
+        assertThat(sent).hasSizeGreaterThan(1);
+        assertThat(sent.stream().map(WriteRequest::txnId).distinct().count()).as("each run a new transaction").isEqualTo(sent.size());
+        assertThat(client.metrics().writesRunAgain()).isEqualTo(sent.size() - 1);
+        assertThat(client.metrics().writes().attempts()).isEqualTo(1);
+        assertThat(client.metrics().writes().timeouts()).isEqualTo(1);
         assertThat(s.hasUnconfirmedWrite()).isFalse();
+    }
+
+    @Test
+    void aWriteAbortedWithNoEffectSucceedsWhenRunAgain() throws Exception {
+        ScriptedCluster.Script store = ScriptedCluster.emptyStore(N);
+        AtomicInteger writesSeen = new AtomicInteger();
+        connect((node, request, out) -> {
+            if (request instanceof WriteRequest w && writesSeen.incrementAndGet() == 1)
+                out.reply(new WriteReply(w.requestId(), w.txnId(), Outcome.ABORTED, null, 0)); // as while a leader moves
+            else store.onRequest(node, request, out);
+        });
+        CausalSession s = client.session();
+        WriteResult w = s.write(Map.of("k", "v"));
+        assertThat(w.size()).isEqualTo(1);
+        assertThat(writesSeen.get()).isEqualTo(2);
+        assertThat(client.metrics().writesRunAgain()).isEqualTo(1);
+        assertThat(client.metrics().writes().successes()).isEqualTo(1);
+        assertThat(client.metrics().writes().attempts()).isEqualTo(1);
+        assertThat(client.metrics().writes().timeouts()).isZero();
+        assertThat(s.exportToken().clock()).isEqualTo(w.commitClock());
     }
 
     /**

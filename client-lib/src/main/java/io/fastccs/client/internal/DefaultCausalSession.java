@@ -129,7 +129,7 @@ final class DefaultCausalSession implements CausalSession {
             metrics.failed(e);
             return CompletableFuture.failedFuture(e);
         }
-        return enqueue(metrics, () -> new WriteExecution(this, client.cluster(), client.sender(), client.metricsInternal(), writes, start).start());
+        return enqueue(metrics, () -> WriteExecution.run(this, client.cluster(), client.sender(), client.metricsInternal(), writes, start));
     }
 
     /**

@@ -16,6 +16,7 @@ final class DefaultClientMetrics implements ClientMetrics {
     private final LongAdder reconnects = new LongAdder();
     private final LongAdder ringRefreshes = new LongAdder();
     private final LongAdder retries = new LongAdder();
+    private final LongAdder writesRunAgain = new LongAdder();
     private volatile IntSupplier connectedPartitions = () -> 0;
 
     void connectedPartitionsFrom(IntSupplier supplier) {
@@ -46,6 +47,10 @@ final class DefaultClientMetrics implements ClientMetrics {
 
     void retried() {
         retries.increment();
+    }
+
+    void writeRunAgain() {
+        writesRunAgain.increment();
     }
 
     @Override
@@ -100,6 +105,11 @@ final class DefaultClientMetrics implements ClientMetrics {
     }
 
     @Override
+    public long writesRunAgain() {
+        return writesRunAgain.sum();
+    }
+
+    @Override
     public int connectedPartitions() {
         return connectedPartitions.getAsInt();
     }
@@ -108,6 +118,6 @@ final class DefaultClientMetrics implements ClientMetrics {
     public String toString() {
         return "reads{" + reads + "} writes{" + writes + "} readRounds=" + readRounds() + " twoRoundReads=" + twoRoundReads()
                 + " snapshotRestarts=" + snapshotRestarts() + " unconfirmedWrites=" + unconfirmedWrites()
-                + " reconnects=" + reconnects() + " ringRefreshes=" + ringRefreshes() + " retries=" + retries() + " connected=" + connectedPartitions();
+                + " reconnects=" + reconnects() + " ringRefreshes=" + ringRefreshes() + " retries=" + retries() + " writesRunAgain=" + writesRunAgain() + " connected=" + connectedPartitions();
     }
 }

@@ -18,6 +18,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Sends requests to partitions and, while a partition cannot take them, sends them again after a short backoff
@@ -98,6 +100,20 @@ final class RetryingSender {
             if (!stillWanted.getAsBoolean()) return CompletableFuture.failedFuture(new CancellationException("no longer wanted"));
             return cluster.send(partition, requestId, frame, timeLeft);
         });
+    }
+
+    /**
+     * Runs {@code attempt} and, while it fails with a failure {@code retryable} accepts, runs it again after each
+     * backoff until {@code deadlineNanos}; past it the last failure stands. For a whole transaction that failed having
+     * done nothing; {@code onRetry} is told of each new attempt.
+     */
+    <T> CompletableFuture<T> runAgainWhile(Supplier<CompletableFuture<T>> attempt, long deadlineNanos,
+                                           Predicate<Throwable> retryable, Runnable onRetry) {
+        return withRetries(attempt.get(), deadlineNanos, (result, failure) -> failure != null && retryable.test(Failures.unwrap(failure)),
+                timeLeft -> {
+                    onRetry.run();
+                    return attempt.get();
+                });
     }
 
     /**

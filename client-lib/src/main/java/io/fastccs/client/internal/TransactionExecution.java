@@ -36,13 +36,19 @@ abstract class TransactionExecution<R> {
 
     TransactionExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
                          long startNanos) {
+        // From now, not from startNanos: time spent queued behind the session's earlier transactions is not the partitions'.
+        this(session, cluster, sender, metrics, startNanos, MonotonicClock.nanoTime() + session.requestTimeout().toNanos());
+    }
+
+    /** @param deadlineNanos until when requests a partition could not take are sent again */
+    TransactionExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
+                         long startNanos, long deadlineNanos) {
         this.session = session;
         this.cluster = cluster;
         this.sender = sender;
         this.metrics = metrics;
         this.startNanos = startNanos;
-        // From now, not from startNanos: time spent queued behind the session's earlier transactions is not the partitions'.
-        this.deadlineNanos = MonotonicClock.nanoTime() + session.requestTimeout().toNanos();
+        this.deadlineNanos = deadlineNanos;
     }
 
     /** Records the result or failure (under the lock) and stops waiting for anything else. */

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs one write-only transaction of a session, whatever its protocol: sends the {@link WriteStep}'s requests (for
@@ -30,7 +31,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * the commit, and the session has adopted the commit clock). A write the nodes aborted fails once every participant
  * has answered (or its request timed out): a participant that refused it, as one refuses an operation of another type
  * than its key's, answers with the reason, which the failure then carries ({@link InvalidRequestException}), while
- * the abort that refusal caused may reach the client first, from another participant.
+ * the abort that refusal caused may reach the client first, from another participant. A write the nodes aborted for no
+ * reason they gave had no effect: {@link #run} runs it again, as a new transaction, until the request timeout.
  *
  * <p>Nothing is sent until every partition of the first requests has a connection; while one has none, the execution
  * checks again after a short backoff until the request timeout from its start, then fails with
@@ -52,6 +54,8 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
 
     /** The puts and commutative operations, one per key. */
     private final List<KeyValue> writes;
+    /** 1 for the write's first transaction, 2 for the one run after the nodes aborted that, and so on. */
+    private final int attempt;
     private WriteStep txn;
     /** The step's first requests, made before checking their partitions are connected. */
     private List<Outgoing> first;
@@ -67,13 +71,39 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
      */
     private boolean abortedAwaitingReason;
 
-    WriteExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
-                   List<KeyValue> writes, long startNanos) {
-        super(session, cluster, sender, metrics, startNanos);
+    private WriteExecution(DefaultCausalSession session, Cluster cluster, RetryingSender sender, DefaultClientMetrics metrics,
+                           List<KeyValue> writes, long startNanos, long deadlineNanos, int attempt) {
+        super(session, cluster, sender, metrics, startNanos, deadlineNanos);
         this.writes = writes;
+        this.attempt = attempt;
     }
 
-    CompletableFuture<WriteResult> start() {
+    /**
+     * Runs the write, as a new transaction again each time the nodes aborted it with no effect (a participant did not
+     * vote in time, as while a replicated partition's leader moves, or its coordinator restarted), until the request
+     * timeout from now; reported only when that runs out (docs/design/one-round-writes.md, "Writes a moving leader
+     * aborted"). What may have had an effect, or was refused for a reason, is never run again.
+     */
+    static CompletableFuture<WriteResult> run(DefaultCausalSession session, Cluster cluster, RetryingSender sender,
+                                              DefaultClientMetrics metrics, List<KeyValue> writes, long startNanos) {
+        long deadlineNanos = MonotonicClock.nanoTime() + session.requestTimeout().toNanos();
+        AtomicInteger attempts = new AtomicInteger();
+        CompletableFuture<WriteResult> done = sender.runAgainWhile(
+                () -> new WriteExecution(session, cluster, sender, metrics, writes, startNanos, deadlineNanos,
+                        attempts.incrementAndGet()).start(),
+                deadlineNanos, WriteExecution::abortedWithNoEffect, metrics::writeRunAgain);
+        return done.whenComplete((w, failure) -> {
+            if (failure == null) metrics.writes().succeeded(startNanos);
+            else metrics.writes().failed(Failures.unwrap(failure));
+        });
+    }
+
+    /** The nodes aborted the write and no participant refused it: it had no effect and may run again. */
+    private static boolean abortedWithNoEffect(Throwable failure) {
+        return failure instanceof WriteTimeoutException e && e.outcome() == WriteOutcome.ABORTED;
+    }
+
+    private CompletableFuture<WriteResult> start() {
         synchronized (session.lock()) {
             send();
         }
@@ -195,7 +225,8 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
     /** The nodes aborted the write and no participant said why. */
     private void finishAborted() {
         finish(new WriteTimeoutException("the nodes aborted write " + txn.txnId() + " (a participant did not "
-                + "vote in time, or its coordinator restarted); it had no effect", WriteOutcome.ABORTED,
+                + "vote in time, or its coordinator restarted); it had no effect"
+                + (attempt > 1 ? " (attempt " + attempt + ", each earlier one aborted too)" : ""), WriteOutcome.ABORTED,
                 txn.txnId().toString(), coordinator(), null, 0, null));
     }
 
@@ -292,13 +323,12 @@ final class WriteExecution extends TransactionExecution<WriteResult> {
         super.finish(writeResultOrFailure);
     }
 
+    /** Recorded once per write by {@link #run}, not per attempt. */
     @Override
     void recordSuccess(WriteResult w) {
-        metrics.writes().succeeded(startNanos);
     }
 
     @Override
     void recordFailure(Throwable failure) {
-        metrics.writes().failed(failure);
     }
 }

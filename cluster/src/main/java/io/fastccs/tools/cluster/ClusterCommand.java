@@ -52,7 +52,8 @@ public final class ClusterCommand implements Runnable {
 
     @Command(name = "start", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Creates the cluster if needed and starts every node in parallel; returns once each node "
-                    + "serves CQL (and, with the plugin, answers the FastCCS handshake) and sees all the others live. "
+                    + "serves CQL (and, with the plugin, answers the FastCCS handshake) and sees all the others live, "
+                    + "and with replicated partitions once every group is led by its preferred member (up to 30 s more). "
                     + "A stopped cluster with the same node count starts again on its data.")
     static final class Start implements Callable<Integer> {
         @Mixin

@@ -177,7 +177,8 @@ public final class LocalCluster {
 
     /**
      * Starts every node in parallel and waits until each serves (CQL, and the FastCCS handshake with the plugin)
-     * and sees all the others live. Creates the cluster if the directory holds none; a stopped cluster with the
+     * and sees all the others live, and with replicated partitions until every group is led by its preferred member
+     * (at most {@link Readiness#LEADERSHIP_SETTLING}). Creates the cluster if the directory holds none; a stopped cluster with the
      * same node count starts again on its data, with the heap and plugin setting given now.
      *
      * @throws ClusterException naming the node and showing the end of its logs if a node dies or the wait times
@@ -245,7 +246,9 @@ public final class LocalCluster {
         Instant launchedAt = Instant.now();
         for (int node : nodes)
             state = launch(state, node, classpath);
-        return served(readiness.awaitUp(state, nodes, launchedAt, launchedAt.plus(options.timeout())));
+        StartReport report = readiness.awaitUp(state, nodes, launchedAt, launchedAt.plus(options.timeout()));
+        readiness.awaitLeaderships(state, launchedAt, launchedAt.plus(options.timeout()));
+        return served(report);
     }
 
     /**

@@ -47,6 +47,17 @@ final class RingProbe {
         });
     }
 
+    /**
+     * With replicated partitions, the groups whose preferred member the node is but does not lead now (its
+     * {@code io.fastccs:type=Groups} bean); empty when JMX does not answer or the node has no such bean yet.
+     */
+    static Optional<List<Integer>> preferredNotLeading(int jmxPort) {
+        return query(jmxPort, mbeans -> {
+            Object groups = mbeans.getAttribute(new ObjectName("io.fastccs:type=Groups"), "PreferredNotLeading");
+            return groups instanceof Integer[] a ? List.of(a) : List.<Integer>of();
+        });
+    }
+
     /** Empty when JMX does not answer (node down or not up yet). */
     static Optional<View> view(int jmxPort) {
         return query(jmxPort, mbeans -> {

@@ -77,6 +77,7 @@ public final class FastCcsPlugin {
         try {
             if (store instanceof io.fastccs.server.storage.CassandraPartitionStore cps) FastCcsMetrics.register(w.node(), cps);
             FastCcsTraffic.register(w.server().traffic());
+            FastCcsMutations.register();
         } catch (Exception e) {
             logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
         }
@@ -124,6 +125,12 @@ public final class FastCcsPlugin {
                 storage, ReplicaSettings.DEFAULT.withTls(consensusTls).withSnapshotEvery(settings.raftSnapshotInterval())
                         .withLinkFaults(linkFaults),
                 stores, parts, facts, dataDir, settings.raftFlushInterval()), clock, security);
+        try {
+            FastCcsMutations.register();
+            FastCcsGroups.register(wiring.groups());
+        } catch (Exception e) {
+            logger.warn("FastCCS serves, but its JMX metrics could not be registered", e);
+        }
         StorageService.instance.addPreShutdownHook(FastCcsPlugin::stop);
         PluginHealth.get().serving("node " + ring.self() + " of " + ring.partitions() + ", member of groups "
                 + layout.groupsOf(ring.self()) + " (replication factor " + layout.replicationFactor() + "), port " + settings.port()

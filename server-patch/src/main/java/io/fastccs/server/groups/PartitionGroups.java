@@ -362,6 +362,25 @@ public final class PartitionGroups implements PartitionRouter, GroupApplier.Lead
 
     // ------------------------------------------------------------------------------------------------- monitoring
 
+    /** The groups this node serves as leader now, its host started. */
+    public List<Integer> leading() {
+        List<Integer> out = new java.util.ArrayList<>();
+        for (int group : appliers.keySet()) if (hosts.get(group) != null) out.add(group);
+        return out;
+    }
+
+    /**
+     * The groups whose preferred member this node is that it does not serve as leader now: while any node has one, a
+     * group's leadership has still to come back to its preferred member, and writes meanwhile may be aborted by the move
+     * (the local cluster tool's start waits for none).
+     */
+    public List<Integer> preferredNotLeading() {
+        List<Integer> out = new java.util.ArrayList<>();
+        for (int group : appliers.keySet())
+            if (membership.layout().members(group).get(0) == membership.self() && hosts.get(group) == null) out.add(group);
+        return out;
+    }
+
     /** The host of a group this node leads now, or null. */
     public FastCcsNode host(int group) {
         Host h = group < 0 || group >= hosts.length() ? null : hosts.get(group);

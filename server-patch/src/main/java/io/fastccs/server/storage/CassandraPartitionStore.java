@@ -58,6 +58,8 @@ import java.util.function.LongSupplier;
  */
 public final class CassandraPartitionStore implements DurablePartitionStore {
     private static final Logger logger = LoggerFactory.getLogger(CassandraPartitionStore.class);
+    /** The protocol whose records this store holds, as {@link StoreMutations} names it. */
+    private static final String PROTOCOL = "fastccs";
 
     /**
      * Writer threads: each blocks for one commit log sync, so this many writes can share one sync. Blocked threads
@@ -224,7 +226,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         } else {
             reads.changedWhileLoading(key, new VersionChange.Put(version));
         }
-        submit(rows.putVersion(key, version), key, new VersionChange.Put(version));
+        submit(StoreMutations.Kind.VERSION, rows.putVersion(key, version), key, new VersionChange.Put(version));
         versionsWritten.setOpaque(versionsWritten.getPlain() + 1);
     }
 
@@ -235,7 +237,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         List<Version> kept = new VersionChange.RemoveOlderThan(newestKept).applyTo(current);
         if (kept.size() == current.size()) return;
         reads.cache(key, kept);
-        submit(rows.removeVersions(key, current, kept), key, new VersionChange.RemoveOlderThan(newestKept));
+        submit(StoreMutations.Kind.VERSION_DELETE, rows.removeVersions(key, current, kept), key, new VersionChange.RemoveOlderThan(newestKept));
         reads.changedWhileLoading(key, new VersionChange.RemoveOlderThan(newestKept));
         versionsRemoved.setOpaque(versionsRemoved.getPlain() + current.size() - kept.size());
     }
@@ -247,7 +249,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         VersionChange change = new VersionChange.Replace(List.copyOf(folded), base);
         List<Version> cached = reads.cached(key);
         if (cached != null) reads.cache(key, change.applyTo(cached));
-        submit(rows.replaceVersions(key, folded, base), key, change);
+        submit(StoreMutations.Kind.VERSION_FOLD, rows.replaceVersions(key, folded, base), key, change);
         reads.changedWhileLoading(key, change);
         versionsRemoved.setOpaque(versionsRemoved.getPlain() + folded.size() - 1);
     }
@@ -281,7 +283,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     @Override
     public void savePrepared(TxnRecord record) {
         storedTransactions().put(record.sequence(), record.txnId());
-        submit(rows.prepared(record), null, null);
+        submit(StoreMutations.Kind.PREPARE, rows.prepared(record), null, null);
     }
 
     @Override
@@ -291,7 +293,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
             logger.debug("Outcome {} of {} (sequence {}) has no stored record; not saved", outcome, txnId, sequence);
             return;
         }
-        submit(rows.outcome(sequence, outcome, commitClock, commitTime), null, null);
+        submit(StoreMutations.Kind.OUTCOME, rows.outcome(sequence, outcome, commitClock, commitTime), null, null);
     }
 
     /**
@@ -306,19 +308,19 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         long settled = snapshot.get(self);
         SortedMap<Long, TxnId> dropped = storedTransactions().headMap(settled, true);
         if (snapshot.equals(savedSnapshot) && dropped.isEmpty()) return;
-        submit(rows.snapshot(snapshot, !dropped.isEmpty()), null, null);
+        submit(StoreMutations.Kind.SNAPSHOT, rows.snapshot(snapshot, !dropped.isEmpty()), null, null);
         dropped.clear();
         savedSnapshot = snapshot;
     }
 
     @Override
     public void saveDecision(Decision decision) {
-        submit(rows.decision(decision), null, null);
+        submit(StoreMutations.Kind.DECISION, rows.decision(decision), null, null);
     }
 
     @Override
     public void forgetDecision(TxnId txnId) {
-        submit(rows.forgetDecision(txnId), null, null);
+        submit(StoreMutations.Kind.DECISION_DELETE, rows.forgetDecision(txnId), null, null);
     }
 
     /**
@@ -403,11 +405,12 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     // ---- internals ----
 
-    private void submit(Mutation mutation, Key key, VersionChange change) {
+    private void submit(StoreMutations.Kind kind, Mutation mutation, Key key, VersionChange change) {
         if (closed) throw new IllegalStateException("FastCCS store " + self + " is closed");
         Throwable failure = writes.failure();
         if (failure != null) throw new IllegalStateException("FastCCS store " + self + " lost a write and cannot promise durability", failure);
         writtenSinceMark = true;
+        StoreMutations.count(PROTOCOL, kind);
         writes.add(mutation, pending.issue(key, change));
     }
 

@@ -83,6 +83,7 @@ public final class ComparedWriteStore implements DurableWriteLog {
                     .add("txn_client", txnId.client())
                     .add("txn_sequence", txnId.sequence())
                     .add("value", ByteBuffer.wrap(kv.value()));
+            StoreMutations.count(protocol, StoreMutations.Kind.COMPARED_WRITE);
             mutationWriter.add(new Mutation(update.build()), pending.issue(null, null));
             dirty = true;
         }

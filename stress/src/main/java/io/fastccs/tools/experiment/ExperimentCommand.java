@@ -150,7 +150,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             + "mean_ms,read_p50_ms,read_p95_ms,read_p99_ms,write_p50_ms,write_p95_ms,write_p99_ms,second_round_pct,rounds_per_read,"
             + "node_cpu_us_per_op,client_cpu_us_per_op,load_avg_1m,frames_per_op,peer_frames_per_op,bytes_per_op,"
             + "stale_read_pct,staleness_mean_ms,staleness_p99_ms,"
-            + "node_io_us_per_op,node_serve_us_per_op,node_storage_us_per_op,node_jvm_us_per_op,node_other_us_per_op";
+            + "node_io_us_per_op,node_serve_us_per_op,node_storage_us_per_op,node_jvm_us_per_op,node_other_us_per_op,"
+            + "mutations_per_write";
 
     @Override
     public Integer call() throws Exception {
@@ -348,6 +349,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         StressResult r = m.result();
         String frames = Double.isNaN(m.framesPerOp()) ? "" : String.format(Locale.ROOT, "  frames per op %.2f (%.2f between partitions), %.0f bytes",
                 m.framesPerOp(), m.peerFramesPerOp(), m.bytesPerOp());
+        if (!Double.isNaN(m.mutationsPerWrite())) frames += String.format(Locale.ROOT, "  mutations per write %.2f %s",
+                m.mutationsPerWrite(), byKind(m.mutationsPerWriteByKind()));
         return String.format(Locale.ROOT, "    %,.0f op/s  read p50 %.2f p99 %.2f ms  write p50 %.2f p99 %.2f ms  second round %.3f%%  stale %.3f%% (p99 %.1f ms)  errors %d  CPU per op: nodes %.0f us%s, client %.0f us%s  (load %.1f)",
                 r.opRate(), r.read().median(), r.read().p99(), r.write().median(), r.write().p99(),
                 100 * r.secondRoundShare(), 100 * r.staleReads().staleShare(), r.staleReads().p99Ms(), r.errors(),
@@ -363,11 +366,19 @@ public final class ExperimentCommand implements Callable<Integer> {
         return s.append(')').toString();
     }
 
+    /** "(prepare 2.61, version 5.00, ...)": the mutations per write by kind; empty if unknown. */
+    private static String byKind(Map<String, Double> perKind) {
+        if (perKind.isEmpty()) return "";
+        StringBuilder s = new StringBuilder("(");
+        perKind.forEach((kind, n) -> s.append(s.length() > 1 ? ", " : "").append(kind).append(' ').append(String.format(Locale.ROOT, "%.2f", n)));
+        return s.append(')').toString();
+    }
+
     /** One row of CSV_HEADER. */
     static String csvRow(String experiment, String figure, String parameter, String value, String mode, int rep, MeteredRun m) {
         StressResult r = m.result();
         Map<CpuMeter.Work, Double> w = m.nodeCpuByWorkPerOp();
-        return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f,%s,%s,%s,%.4f,%.2f,%.2f,%s,%s,%s,%s,%s",
+        return String.format(Locale.ROOT, "%s,%s,%s,%s,%s,%d,%.1f,%d,%d,%d,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.5f,%.1f,%.1f,%.2f,%s,%s,%s,%.4f,%.2f,%.2f,%s,%s,%s,%s,%s,%s",
                 experiment, figure, parameter, value, mode, rep,
                 r.opRate(), r.reads(), r.writes(), r.errors(), r.seconds(), r.all().mean(), r.read().median(), r.read().p95(),
                 r.read().p99(), r.write().median(), r.write().p95(), r.write().p99(), 100 * r.secondRoundShare(), r.roundsPerRead(),
@@ -376,7 +387,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                 100 * r.staleReads().staleShare(), r.staleReads().meanMs(), r.staleReads().p99Ms(),
                 known("%.1f", w.get(CpuMeter.Work.IO), ""), known("%.1f", w.get(CpuMeter.Work.SERVE), ""),
                 known("%.1f", w.get(CpuMeter.Work.STORAGE), ""), known("%.1f", w.get(CpuMeter.Work.JVM), ""),
-                known("%.1f", w.get(CpuMeter.Work.OTHER), ""));
+                known("%.1f", w.get(CpuMeter.Work.OTHER), ""), known("%.2f", m.mutationsPerWrite(), ""));
     }
 
     /** {@code value} formatted, or {@code unknown} for NaN (empty in the CSV, a dash in the tables). */

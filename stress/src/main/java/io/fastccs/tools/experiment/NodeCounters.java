@@ -13,22 +13,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Frames and bytes of one protocol through the nodes' FastCCS ports during the measured part of a run, from each
- * node's {@code io.fastccs:type=Traffic} JMX counters (client requests, client answers and peer messages, each counted
- * once, where it arrives or leaves the node). Nodes that cannot be asked (another cluster's, a node without those
- * counters) leave the figures unknown: NaN, never a guess.
+ * What one protocol's traffic and stores did on the nodes during the measured part of a run, from each node's JMX
+ * counters: frames and bytes through the FastCCS ports ({@code io.fastccs:type=Traffic}: client requests, client
+ * answers and peer messages, each counted once, where it arrives or leaves the node) and the Cassandra mutations its
+ * stores issued ({@code io.fastccs:type=Mutations}, by kind). Nodes that cannot be asked (another cluster's, a node
+ * without those counters) leave the figures unknown: NaN, never a guess.
  */
-final class TrafficMeter implements AutoCloseable {
-    private static final String MBEAN = "io.fastccs:type=Traffic";
+final class NodeCounters implements AutoCloseable {
+    private static final String TRAFFIC = "io.fastccs:type=Traffic";
+    private static final String MUTATIONS = "io.fastccs:type=Mutations";
 
     private final String protocol;
     private final List<JMXConnector> connectors = new ArrayList<>();
     private final List<MBeanServerConnection> nodes = new ArrayList<>();
     private Map<String, Long> atStart;
     private Map<String, Long> delta;
+    private Map<String, Long> mutationsAtStart;
+    private Map<String, Long> mutationsDelta;
 
     /** {@code protocol}: the protocol word (fastccs, eiger, wren, eventual); null for a mode that does not use the port. */
-    TrafficMeter(String protocol, List<Integer> jmxPorts) {
+    NodeCounters(String protocol, List<Integer> jmxPorts) {
         this.protocol = protocol;
         if (protocol == null) return;
         try {
@@ -44,14 +48,39 @@ final class TrafficMeter implements AutoCloseable {
     }
 
     void start() {
-        atStart = read();
+        atStart = read(TRAFFIC);
+        mutationsAtStart = read(MUTATIONS);
     }
 
     void stop() {
-        Map<String, Long> end = read();
-        if (atStart == null || end == null) return;
-        delta = new HashMap<>();
-        end.forEach((k, v) -> delta.put(k, v - atStart.getOrDefault(k, 0L)));
+        delta = difference(atStart, read(TRAFFIC));
+        mutationsDelta = difference(mutationsAtStart, read(MUTATIONS));
+    }
+
+    private static Map<String, Long> difference(Map<String, Long> start, Map<String, Long> end) {
+        if (start == null || end == null) return null;
+        Map<String, Long> d = new HashMap<>();
+        end.forEach((k, v) -> d.put(k, v - start.getOrDefault(k, 0L)));
+        return d;
+    }
+
+    /** The protocol's store mutations of every kind per write transaction; NaN if unknown or no writes. */
+    double mutationsPerWrite(long writes) {
+        if (mutationsDelta == null || writes <= 0) return Double.NaN;
+        long sum = 0;
+        for (Map.Entry<String, Long> e : mutationsDelta.entrySet())
+            if (e.getKey().startsWith(protocol + ".")) sum += e.getValue();
+        return (double) sum / writes;
+    }
+
+    /** Per kind of mutation ({@code prepare}, {@code version}...), how many per write transaction; empty if unknown. */
+    Map<String, Double> mutationsPerWriteByKind(long writes) {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        if (mutationsDelta == null || writes <= 0) return out;
+        mutationsDelta.forEach((name, n) -> {
+            if (name.startsWith(protocol + ".") && n > 0) out.put(name.substring(protocol.length() + 1), (double) n / writes);
+        });
+        return out;
     }
 
     /** Frames of every kind per transaction; NaN if unknown. */
@@ -80,13 +109,13 @@ final class TrafficMeter implements AutoCloseable {
         return (double) sum / ops;
     }
 
-    /** The sum over all nodes of every counter; null if any node did not answer. */
-    private Map<String, Long> read() {
+    /** The sum over all nodes of every counter of {@code mbean}; null if any node did not answer. */
+    private Map<String, Long> read(String mbean) {
         if (nodes.isEmpty()) return null;
         Map<String, Long> sum = new HashMap<>();
         try {
             for (MBeanServerConnection node : nodes) {
-                TabularData counters = (TabularData) node.getAttribute(new ObjectName(MBEAN), "Counters");
+                TabularData counters = (TabularData) node.getAttribute(new ObjectName(mbean), "Counters");
                 for (Object row : counters.values()) {
                     CompositeData entry = (CompositeData) row;
                     sum.merge((String) entry.get("key"), (Long) entry.get("value"), Long::sum);

@@ -54,7 +54,9 @@ final class RingProbe {
     static Optional<List<Integer>> preferredNotLeading(int jmxPort) {
         return query(jmxPort, mbeans -> {
             Object groups = mbeans.getAttribute(new ObjectName("io.fastccs:type=Groups"), "PreferredNotLeading");
-            return groups instanceof Integer[] a ? List.of(a) : List.<Integer>of();
+            // An MXBean's List<Integer> arrives as Integer[]; anything else is no answer, never "settled".
+            if (!(groups instanceof Integer[] a)) throw new IllegalStateException("PreferredNotLeading is " + groups);
+            return List.of(a);
         });
     }
 

@@ -58,8 +58,8 @@ import java.util.function.LongSupplier;
  */
 public final class CassandraPartitionStore implements DurablePartitionStore {
     private static final Logger logger = LoggerFactory.getLogger(CassandraPartitionStore.class);
-    /** The protocol whose records this store holds, as {@link StoreMutations} names it. */
-    private static final String PROTOCOL = "fastccs";
+    /** The mutations of FastCCS's stores, the protocol whose records this store holds. */
+    private static final StoreMutations.Counts MUTATIONS = StoreMutations.of("fastccs");
 
     /**
      * Writer threads: each blocks for one commit log sync, so this many writes can share one sync. Blocked threads
@@ -410,7 +410,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
         Throwable failure = writes.failure();
         if (failure != null) throw new IllegalStateException("FastCCS store " + self + " lost a write and cannot promise durability", failure);
         writtenSinceMark = true;
-        StoreMutations.count(PROTOCOL, kind);
+        MUTATIONS.count(kind);
         writes.add(mutation, pending.issue(key, change));
     }
 

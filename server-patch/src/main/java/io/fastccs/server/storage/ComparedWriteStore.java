@@ -35,6 +35,7 @@ public final class ComparedWriteStore implements DurableWriteLog {
     private static final int WRITER_THREADS = CassandraPartitionStore.DEFAULT_WRITER_THREADS;
 
     private final String protocol;
+    private final StoreMutations.Counts mutations;
     private final int self;
     private final ColumnFamilyStore table;
     private final PendingWrites pending = new PendingWrites();
@@ -46,6 +47,7 @@ public final class ComparedWriteStore implements DurableWriteLog {
 
     private ComparedWriteStore(Protocol protocol, int self) {
         this.protocol = protocol.word();
+        this.mutations = StoreMutations.of(this.protocol);
         this.self = self;
         this.table = Keyspace.open(StorageSchema.LOCAL_KEYSPACE).getColumnFamilyStore(StorageSchema.COMPARED_WRITES);
         AtomicInteger threads = new AtomicInteger();
@@ -83,7 +85,7 @@ public final class ComparedWriteStore implements DurableWriteLog {
                     .add("txn_client", txnId.client())
                     .add("txn_sequence", txnId.sequence())
                     .add("value", ByteBuffer.wrap(kv.value()));
-            StoreMutations.count(protocol, StoreMutations.Kind.COMPARED_WRITE);
+            mutations.count(StoreMutations.Kind.COMPARED_WRITE);
             mutationWriter.add(new Mutation(update.build()), pending.issue(null, null));
             dirty = true;
         }

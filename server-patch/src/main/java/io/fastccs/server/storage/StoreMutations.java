@@ -1,5 +1,6 @@
 package io.fastccs.server.storage;
 
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,19 +37,44 @@ public final class StoreMutations {
         final String word = name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static final Map<String, LongAdder> COUNTS = new ConcurrentHashMap<>();
+    /** Per protocol word, a counter per kind. */
+    private static final Map<String, Map<Kind, LongAdder>> BY_PROTOCOL = new ConcurrentHashMap<>();
+
+    /** One protocol's counters, looked up once by a store, so that counting a mutation is one increment. */
+    public static final class Counts {
+        private final Map<Kind, LongAdder> byKind;
+
+        private Counts(Map<Kind, LongAdder> byKind) {
+            this.byKind = byKind;
+        }
+
+        void count(Kind kind) {
+            byKind.get(kind).increment();
+        }
+    }
 
     private StoreMutations() {
     }
 
-    static void count(String protocol, Kind kind) {
-        COUNTS.computeIfAbsent(protocol + "." + kind.word, k -> new LongAdder()).increment();
+    /** The counters of {@code protocol} (its word: fastccs, eiger...), shared by all its stores in this JVM. */
+    static Counts of(String protocol) {
+        return new Counts(BY_PROTOCOL.computeIfAbsent(protocol, p -> {
+            Map<Kind, LongAdder> counters = new EnumMap<>(Kind.class);
+            for (Kind k : Kind.values()) counters.put(k, new LongAdder());
+            return counters;
+        }));
     }
 
-    /** Totals since the node started, named {@code <protocol>.<kind>} ({@code fastccs.prepare}, {@code eiger.compared_write}). */
+    /**
+     * Totals since the node started, named {@code <protocol>.<kind>} ({@code fastccs.prepare}, {@code eiger.compared_write});
+     * kinds never counted are left out.
+     */
     public static Map<String, Long> snapshot() {
         Map<String, Long> out = new TreeMap<>();
-        COUNTS.forEach((name, n) -> out.put(name, n.sum()));
+        BY_PROTOCOL.forEach((protocol, counters) -> counters.forEach((kind, n) -> {
+            long sum = n.sum();
+            if (sum > 0) out.put(protocol + "." + kind.word, sum);
+        }));
         return out;
     }
 }

@@ -67,10 +67,7 @@ final class NodeCounters implements AutoCloseable {
     /** The protocol's store mutations of every kind per write transaction; NaN if unknown or no writes. */
     double mutationsPerWrite(long writes) {
         if (mutationsDelta == null || writes <= 0) return Double.NaN;
-        long sum = 0;
-        for (Map.Entry<String, Long> e : mutationsDelta.entrySet())
-            if (e.getKey().startsWith(protocol + ".")) sum += e.getValue();
-        return (double) sum / writes;
+        return mutationsPerWriteByKind(writes).values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
     /** Per kind of mutation ({@code prepare}, {@code version}...), how many per write transaction; empty if unknown. */

@@ -48,6 +48,27 @@ public interface ClientMetrics {
      */
     long writesRunAgain();
 
+    /**
+     * Keys served from the client cache ({@link FastCcsClientBuilder#withMaxStaleness}), by reads answered wholly or
+     * partly from it.
+     */
+    long cacheHits();
+
+    /** Reads answered wholly from the client cache, without a request ({@link ReadResult#fromCache()}). */
+    long zeroRoundReads();
+
+    /** Reads that served some keys from the client cache and read the others from their partitions. */
+    long partialCacheHits();
+
+    /** Cache entries removed to keep the cache within its bounds (entries and bytes), the least read first. */
+    long cacheEvictions();
+
+    /**
+     * How long before being served the served cache entries were fetched: a bound on how far behind the newest
+     * acknowledged write a value served from the cache was, within the staleness bound.
+     */
+    LatencySnapshot cacheServedAge();
+
     /** Partitions the client currently has an open connection to. */
     int connectedPartitions();
 }

@@ -36,6 +36,11 @@ public final class FastCcsClientBuilder {
     public static final int DEFAULT_MAX_KEY_SIZE = 65_535;
     /** The default for {@link #withMaxKeysPerTransaction}: 1024, the nodes' default per request. */
     public static final int DEFAULT_MAX_KEYS_PER_TRANSACTION = 1024;
+    /**
+     * The default for {@link #withMaxStaleness}: zero, no cache, so reads are as fresh as without one
+     * (docs/design/client-cache.md, "Leases").
+     */
+    public static final Duration DEFAULT_MAX_STALENESS = Duration.ZERO;
 
     private final List<InetSocketAddress> contactPoints = new ArrayList<>();
     private String user;
@@ -51,6 +56,7 @@ public final class FastCcsClientBuilder {
     private int maxKeysPerTransaction = DEFAULT_MAX_KEYS_PER_TRANSACTION;
     private int ioThreads = Math.min(Runtime.getRuntime().availableProcessors(), 8);
     private Protocol protocol = Protocol.FASTCCS;
+    private Duration maxStaleness = DEFAULT_MAX_STALENESS;
 
     FastCcsClientBuilder() {
     }
@@ -94,6 +100,19 @@ public final class FastCcsClientBuilder {
      */
     public FastCcsClientBuilder withRequestTimeout(Duration timeout) {
         this.requestTimeout = positive(timeout, "request timeout");
+        return this;
+    }
+
+    /**
+     * Lets reads be answered from versions this client read before, shared by all its sessions, for at most this long
+     * after they were fetched: a read served so is still one causally consistent snapshot that includes the session's
+     * own writes and everything it saw, but may miss writes acknowledged since ({@link ReadResult#fromCache()},
+     * {@link ClientMetrics#zeroRoundReads()}). {@link Duration#ZERO}, the default, turns the cache off.
+     */
+    public FastCcsClientBuilder withMaxStaleness(Duration bound) {
+        Objects.requireNonNull(bound, "staleness bound");
+        if (bound.isNegative()) throw new IllegalArgumentException("staleness bound must not be negative: " + bound);
+        this.maxStaleness = bound;
         return this;
     }
 
@@ -172,7 +191,7 @@ public final class FastCcsClientBuilder {
         if (contactPoints.isEmpty()) throw new IllegalStateException("at least one contact point is required");
         ClientConfig config = new ClientConfig(List.copyOf(contactPoints), user, password, requestTimeout, connectTimeout,
                 ringRefreshInterval, reconnectBaseDelay, reconnectMaxDelay, maxValueSize, maxKeySize, maxKeysPerTransaction,
-                ioThreads, sslContext, protocol);
+                ioThreads, sslContext, protocol, maxStaleness);
         return DefaultFastCcsClient.connect(config);
     }
 

@@ -168,4 +168,11 @@ public interface ReadResult {
 
     /** How many partitions were read again after the first round of reads (0 when only one round read values). */
     int secondRoundPartitions();
+
+    /**
+     * Whether the client's cache answered the whole read, with no request ({@link #rounds()} is then 0): still one
+     * causally consistent snapshot including the session's past, at most {@link FastCcsClientBuilder#withMaxStaleness}
+     * old. Always false while the cache is off, the default.
+     */
+    boolean fromCache();
 }

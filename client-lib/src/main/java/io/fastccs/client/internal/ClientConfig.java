@@ -14,15 +14,18 @@ import java.util.List;
  *
  * @param sslContext null for plain connections
  * @param protocol   the consistency protocol the client speaks; every node must run it
+ * @param maxStaleness the longest lease of the client cache; zero: no cache
  */
 public record ClientConfig(List<InetSocketAddress> contactPoints, String user, String password, Duration requestTimeout,
                            Duration connectTimeout, Duration ringRefreshInterval, Duration reconnectBaseDelay,
                            Duration reconnectMaxDelay, int maxValueSize, int maxKeySize, int maxKeysPerTransaction,
-                           int ioThreads, SSLContext sslContext, Protocol protocol) {
+                           int ioThreads, SSLContext sslContext, Protocol protocol,
+                           Duration maxStaleness) {
     /** Copies the contact points. */
     public ClientConfig {
         contactPoints = List.copyOf(contactPoints);
         java.util.Objects.requireNonNull(protocol, "protocol");
+        java.util.Objects.requireNonNull(maxStaleness, "maxStaleness");
     }
 
     /**
@@ -42,6 +45,7 @@ public record ClientConfig(List<InetSocketAddress> contactPoints, String user, S
                 + ", requestTimeout=" + requestTimeout + ", connectTimeout=" + connectTimeout + ", ringRefreshInterval="
                 + ringRefreshInterval + ", reconnectDelay=" + reconnectBaseDelay + ".." + reconnectMaxDelay
                 + ", maxValueSize=" + maxValueSize + ", maxKeySize=" + maxKeySize + ", maxKeysPerTransaction="
-                + maxKeysPerTransaction + ", ioThreads=" + ioThreads + ", tls=" + (sslContext != null) + ", protocol=" + protocol.word() + "]";
+                + maxKeysPerTransaction + ", ioThreads=" + ioThreads + ", tls=" + (sslContext != null) + ", protocol=" + protocol.word()
+                + ", maxStaleness=" + maxStaleness + "]";
     }
 }

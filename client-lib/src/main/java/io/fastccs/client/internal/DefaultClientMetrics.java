@@ -1,6 +1,8 @@
 package io.fastccs.client.internal;
 
 import io.fastccs.client.ClientMetrics;
+import io.fastccs.client.LatencySnapshot;
+import io.fastccs.client.internal.cache.ClientCache;
 
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
@@ -18,6 +20,16 @@ final class DefaultClientMetrics implements ClientMetrics {
     private final LongAdder retries = new LongAdder();
     private final LongAdder writesRunAgain = new LongAdder();
     private volatile IntSupplier connectedPartitions = () -> 0;
+    /** Counts what it served itself. */
+    private final ClientCache cache;
+
+    DefaultClientMetrics(ClientCache cache) {
+        this.cache = cache;
+    }
+
+    ClientCache cache() {
+        return cache;
+    }
 
     void connectedPartitionsFrom(IntSupplier supplier) {
         connectedPartitions = supplier;
@@ -110,6 +122,31 @@ final class DefaultClientMetrics implements ClientMetrics {
     }
 
     @Override
+    public long cacheHits() {
+        return cache.keysServed();
+    }
+
+    @Override
+    public long zeroRoundReads() {
+        return cache.zeroRoundReads();
+    }
+
+    @Override
+    public long partialCacheHits() {
+        return cache.partialHits();
+    }
+
+    @Override
+    public long cacheEvictions() {
+        return cache.evictions();
+    }
+
+    @Override
+    public LatencySnapshot cacheServedAge() {
+        return new DefaultOperationMetrics.HdrLatencySnapshot(cache.servedAge());
+    }
+
+    @Override
     public int connectedPartitions() {
         return connectedPartitions.getAsInt();
     }
@@ -118,6 +155,8 @@ final class DefaultClientMetrics implements ClientMetrics {
     public String toString() {
         return "reads{" + reads + "} writes{" + writes + "} readRounds=" + readRounds() + " twoRoundReads=" + twoRoundReads()
                 + " snapshotRestarts=" + snapshotRestarts() + " unconfirmedWrites=" + unconfirmedWrites()
-                + " reconnects=" + reconnects() + " ringRefreshes=" + ringRefreshes() + " retries=" + retries() + " writesRunAgain=" + writesRunAgain() + " connected=" + connectedPartitions();
+                + " reconnects=" + reconnects() + " ringRefreshes=" + ringRefreshes() + " retries=" + retries() + " writesRunAgain=" + writesRunAgain()
+                + " cacheHits=" + cacheHits() + " zeroRoundReads=" + zeroRoundReads() + " partialCacheHits=" + partialCacheHits()
+                + " cacheEvictions=" + cacheEvictions() + " connected=" + connectedPartitions();
     }
 }

@@ -5,6 +5,7 @@ import io.fastccs.client.CausalToken;
 import io.fastccs.client.ClientMetrics;
 import io.fastccs.client.FastCcsClient;
 import io.fastccs.client.InvalidRequestException;
+import io.fastccs.client.internal.cache.ClientCache;
 import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.core.spi.Protocols;
 import io.fastccs.core.spi.Capability;
@@ -65,7 +66,9 @@ public final class DefaultFastCcsClient implements FastCcsClient {
     public static CompletionStage<FastCcsClient> connect(ClientConfig config) {
         EventLoopGroup group = new NioEventLoopGroup(config.ioThreads(), new IoThreadFactory("io"));
         HashedWheelTimer timer = new HashedWheelTimer(new IoThreadFactory("timer"), TIMER_TICK_MILLIS, TimeUnit.MILLISECONDS);
-        DefaultClientMetrics metrics = new DefaultClientMetrics();
+        ClientCache cache = new ClientCache(config.maxStaleness().toNanos(), ClientCache.DEFAULT_MAX_ENTRIES,
+                ClientCache.DEFAULT_MAX_BYTES, MonotonicClock::nanoTime);
+        DefaultClientMetrics metrics = new DefaultClientMetrics(cache);
         ConnectionFactory connections = new ConnectionFactory(config, group, timer);
         CompletableFuture<FastCcsClient> client = new CompletableFuture<>();
         Cluster.connect(config, connections, group, metrics, new RequestIds()).whenComplete((cluster, e) -> {
@@ -93,6 +96,11 @@ public final class DefaultFastCcsClient implements FastCcsClient {
 
     InputValidator validator() {
         return validator;
+    }
+
+    /** The versions shared by the sessions (docs/design/client-cache.md); off unless withMaxStaleness set a bound. */
+    ClientCache cache() {
+        return metrics.cache();
     }
 
     DefaultClientMetrics metricsInternal() {

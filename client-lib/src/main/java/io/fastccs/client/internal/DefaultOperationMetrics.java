@@ -73,8 +73,8 @@ final class DefaultOperationMetrics implements OperationMetrics {
                 + "us max=" + l.maxMicros() + "us]";
     }
 
-    /** A frozen copy of a histogram. */
-    private record HdrLatencySnapshot(Histogram histogram) implements LatencySnapshot {
+    /** A frozen copy of a histogram of microseconds. */
+    record HdrLatencySnapshot(Histogram histogram) implements LatencySnapshot {
         @Override
         public long count() {
             return histogram.getTotalCount();

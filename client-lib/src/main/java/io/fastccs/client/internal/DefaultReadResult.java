@@ -213,6 +213,11 @@ final class DefaultReadResult implements ReadResult {
     }
 
     @Override
+    public boolean fromCache() {
+        return rounds == 0;
+    }
+
+    @Override
     public int rounds() {
         return rounds;
     }

@@ -23,6 +23,8 @@ import java.util.function.LongSupplier;
 public final class ClientCache {
     public static final int DEFAULT_MAX_ENTRIES = 100_000;
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
+    /** Read counts are halved every this many key reads per entry the cache may hold. */
+    private static final int READS_PER_AGING_PER_ENTRY = 16;
 
     private final long maxStalenessNanos;
     private final int maxEntries;
@@ -31,9 +33,9 @@ public final class ClientCache {
 
     private final Map<Key, CachedVersion> entries = new HashMap<>();
     private final Map<Key, KeyRates> rates = new HashMap<>();
-    /** Entries by how often their key was read, least first, then by key: what eviction takes. */
+    /** Held keys by how often they were read, least first, then the longest held: what eviction takes. */
     private final TreeSet<Key> byReads = new TreeSet<>(Comparator.<Key>comparingLong(k -> rates.get(k).reads)
-            .thenComparing(Comparator.naturalOrder()));
+            .thenComparingLong(k -> entries.get(k).fetchedAtNanos()).thenComparing(Comparator.naturalOrder()));
     private long bytes;
     private long readsSinceAging;
 
@@ -81,7 +83,7 @@ public final class ClientCache {
             if (held) byReads.add(k);
         }
         readsSinceAging += keys.size();
-        if (readsSinceAging >= maxEntries) age();
+        if (readsSinceAging >= (long) READS_PER_AGING_PER_ENTRY * maxEntries) age();
         return found;
     }
 

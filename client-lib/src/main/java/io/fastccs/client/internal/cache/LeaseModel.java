@@ -34,7 +34,9 @@ public final class LeaseModel {
     static double freshHitRate(double lease, double readMean, double writeRate) {
         double noWrite = Math.exp(-writeRate * lease); // equation 2
         double hitsPerLease = lease / readMean; // equation 1
-        double freshInStale = (1 - (writeRate * lease + 1) * noWrite) / (writeRate * (1 - noWrite)); // equation 4
+        double x = writeRate * lease;
+        // Equation 4; for a write rarely within the lease it is 0/0 in doubles, and its limit is half the lease.
+        double freshInStale = x < 1e-6 ? lease / 2 : (1 - (x + 1) * noWrite) / (writeRate * (1 - noWrite));
         return (noWrite * hitsPerLease + (1 - noWrite) * (freshInStale / readMean)) / (hitsPerLease + 1);
     }
 }

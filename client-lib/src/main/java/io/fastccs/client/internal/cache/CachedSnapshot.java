@@ -91,7 +91,7 @@ public final class CachedSnapshot {
 
     /**
      * Served and fetched entries after round one, checked together at their merged clock as algorithm 1 checks its
-     * partitions (docs/design/client-cache.md, "Partial hits").
+     * partitions (docs/design/client-cache.md, "Full hits, partial hits, misses").
      *
      * @param merged      the session's clock joined with every entry's commit clock: the clock of round two
      * @param fitting     the entries that are the newest of their keys at {@code merged}

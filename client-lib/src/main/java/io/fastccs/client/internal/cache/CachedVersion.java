@@ -5,8 +5,8 @@ import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.VectorClock;
 
 /**
- * One key's version as a read returned it, with what makes it usable later (docs/design/client-cache.md, "What an
- * entry holds").
+ * One key's version as a read returned it, with what makes it usable later.
+ * See docs/design/client-cache.md, "What an entry holds".
  *
  * @param value          the value as read (bytes, sequence, type)
  * @param partition      the partition owning the key

@@ -69,6 +69,22 @@ class ScriptedClientTest {
     }
 
     @Test
+    void withoutAStalenessBoundEveryReadAsksItsPartitions() throws Exception {
+        assertThat(FastCcsClientBuilder.DEFAULT_MAX_STALENESS).isZero();
+        assertThatThrownBy(() -> FastCcsClient.builder().withMaxStaleness(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        connect(ScriptedCluster.emptyStore(N));
+        CausalSession s = client.session();
+        s.read("a");
+        ReadResult again = s.read("a");
+        assertThat(again.fromCache()).isFalse();
+        assertThat(again.rounds()).isEqualTo(1);
+        assertThat(client.metrics().cacheHits()).isZero();
+        assertThat(client.metrics().zeroRoundReads()).isZero();
+        assertThat(client.metrics().cacheServedAge().count()).isZero();
+    }
+
+    @Test
     void routesEveryKeyToThePartitionOwningItsToken() throws Exception {
         connect(ScriptedCluster.emptyStore(N));
         List<String> keys = new ArrayList<>();

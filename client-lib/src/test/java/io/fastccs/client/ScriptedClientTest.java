@@ -85,6 +85,34 @@ class ScriptedClientTest {
     }
 
     @Test
+    void aCachedReadTakesNoRoundUntilTheSessionWritesTheKey() throws Exception {
+        cluster = ScriptedCluster.start(N, ScriptedCluster.emptyStore(N));
+        client = builder().withMaxStaleness(Duration.ofSeconds(30)).build();
+        CausalSession alice = client.session();
+        assertThat(alice.read("a", "b").fromCache()).isFalse();
+        long asked = readsAsked();
+        ReadResult cached = alice.read("a", "b");
+        assertThat(cached.fromCache()).isTrue();
+        assertThat(cached.rounds()).isZero();
+        assertThat(cached.exists("a")).isFalse();
+        assertThat(readsAsked()).isEqualTo(asked);
+        assertThat(client.metrics().zeroRoundReads()).isEqualTo(1);
+        assertThat(client.metrics().cacheHits()).isEqualTo(2);
+
+        alice.write(Map.of("a", "1")); // beyond every entry's clock: alice's next read of "a" asks
+        assertThat(alice.read("a").fromCache()).isFalse();
+        assertThat(readsAsked()).isEqualTo(asked + 1);
+        assertThat(client.session().read("b").fromCache()).isTrue(); // shared with other sessions
+    }
+
+    /** Round one reads the scripted nodes received. */
+    private long readsAsked() {
+        long n = 0;
+        for (int p = 0; p < N; p++) n += cluster.node(p).requests.stream().filter(r -> r instanceof FirstRoundRead).count();
+        return n;
+    }
+
+    @Test
     void routesEveryKeyToThePartitionOwningItsToken() throws Exception {
         connect(ScriptedCluster.emptyStore(N));
         List<String> keys = new ArrayList<>();

@@ -87,6 +87,11 @@ public final class ClientSession {
         return requestIds.getAsLong();
     }
 
+    /** Raises the clock and time by versions the client served the session from its cache, as a read would. */
+    public void observe(VectorClock observed, long observedTime) {
+        advance(observed, observedTime);
+    }
+
     void advance(VectorClock observed, long observedTime) {
         for (int k = 0; k < clock.size(); k++) if (observed.get(k) > clock.get(k)) explicit.set(k);
         clock = clock.max(observed);

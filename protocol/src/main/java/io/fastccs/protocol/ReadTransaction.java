@@ -3,6 +3,7 @@ package io.fastccs.protocol;
 import io.fastccs.core.Outgoing;
 import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.spi.PartitionAnswer;
 import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.core.messages.ErrorCode;
 import io.fastccs.core.messages.ErrorReply;
@@ -37,8 +38,10 @@ public final class ReadTransaction {
      *
      * @param secondRoundsRuledOut partitions that failed the pairwise check but were not read again: the client worked
      *                             out from their answers what a round two would return (see {@link #afterFirstRound()})
+     * @param answers              each partition's final answer, with the clock it read at, for the client cache
      */
-    public record Result(Map<Key, ReadValue> values, int rounds, int secondRoundPartitions, int secondRoundsRuledOut) {
+    public record Result(Map<Key, ReadValue> values, int rounds, int secondRoundPartitions, int secondRoundsRuledOut,
+                         List<PartitionAnswer> answers) {
     }
 
     private enum State { NEW, FIRST_ROUND, SECOND_ROUND, DONE, FAILED }
@@ -214,20 +217,34 @@ public final class ReadTransaction {
 
     private void finish(int rounds) {
         Map<Key, ReadValue> byKey = new HashMap<>();
+        List<PartitionAnswer> answers = new ArrayList<>(firstRound.size());
         VectorClock clock = merged;
         long time = 0;
         for (Map.Entry<Integer, ReadReply> e : firstRound.entrySet()) {
-            ReadReply r = secondRound.containsKey(e.getKey()) ? secondRound.get(e.getKey())
-                    : resolved.getOrDefault(e.getKey(), e.getValue());
+            int p = e.getKey();
+            ReadReply first = e.getValue();
+            ReadReply r = secondRound.containsKey(p) ? secondRound.get(p) : resolved.getOrDefault(p, first);
             clock = clock.max(r.maxCommitClock());
             time = Math.max(time, r.maxCommitTime());
             for (ReadValue v : r.values()) byKey.put(v.key(), v);
+            answers.add(new PartitionAnswer(p, r.values(), readAt(p, first, r), r.maxCommitClock(), r.maxCommitTime(),
+                    first.serverTime()));
         }
         Map<Key, ReadValue> ordered = new LinkedHashMap<>();
         for (Key k : keys) ordered.put(k, byKey.get(k));
         session.advance(clock, time);
-        result = new Result(ordered, rounds, secondRound.size(), ruledOut);
+        result = new Result(ordered, rounds, secondRound.size(), ruledOut, answers);
         state = State.DONE;
+    }
+
+    /**
+     * The clock partition {@code p}'s final answer {@code r} read at: round one's snapshot; a round two's (asked or
+     * worked out) is the merged clock, its own entry capped at what the partition settled, which the client knows
+     * only as far as the answer's snapshot (docs/design/client-cache.md, "What an entry holds").
+     */
+    private VectorClock readAt(int p, ReadReply first, ReadReply r) {
+        if (r == first) return first.snapshot();
+        return merged.with(p, Math.min(merged.get(p), r.snapshot().get(p)));
     }
 
     private void fail(ErrorReply e) {

@@ -8,6 +8,7 @@ import io.fastccs.client.SessionInDoubtException;
 import io.fastccs.client.WriteBuilder;
 import io.fastccs.client.WriteResult;
 import io.fastccs.client.WriteTimeoutException;
+import io.fastccs.client.internal.cache.ClientCache;
 import io.fastccs.core.messages.KeyValue;
 import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.Protocol;
@@ -55,6 +56,11 @@ final class DefaultCausalSession implements CausalSession {
     /** The word of the protocol the session speaks, for messages. */
     String protocolWord() {
         return client.config().protocol().word();
+    }
+
+    /** The client's cache, shared by its sessions. */
+    ClientCache cache() {
+        return client.cache();
     }
 
     Duration requestTimeout() {

@@ -5,7 +5,12 @@ import io.fastccs.client.PartitionUnavailableException;
 import io.fastccs.client.ProtocolException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ReadTimeoutException;
+import io.fastccs.client.internal.cache.CachedSnapshot;
+import io.fastccs.client.internal.cache.ClientCache;
+import io.fastccs.core.messages.ReadValue;
 import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.spi.CausalContext;
 import io.fastccs.core.Outgoing;
 import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.core.messages.ErrorCode;
@@ -13,7 +18,10 @@ import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.core.messages.Message;
 import io.fastccs.core.spi.ReadStep;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -42,10 +50,33 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
 
     CompletableFuture<ReadResult> start() {
         synchronized (session.lock()) {
-            startAttempt();
+            if (!servedFromCache()) startAttempt();
         }
         publishIfDone();
         return result;
+    }
+
+    /**
+     * Answers the read from the client cache when every key's entry fits one snapshot that includes the session's past
+     * (docs/design/client-cache.md, "Full hits, partial hits, misses"); a partial hit is read whole from the partitions
+     * for now. Only for protocols whose context is a vector clock.
+     */
+    private boolean servedFromCache() {
+        ClientCache cache = session.cache();
+        if (!cache.enabled()) return false;
+        Optional<CausalContext> context = session.protocol().causalContext();
+        if (context.isEmpty()) return false;
+        long now = cache.nowNanos();
+        VectorClock clock = context.get().clock();
+        CachedSnapshot.Choice choice = CachedSnapshot.choose(clock, keys, cache.lookup(keys),
+                cluster.partitioning()::ownerOf, now);
+        if (!choice.fullHit()) return false;
+        session.protocol().observe(new CausalContext(choice.servedCommitClock(clock), choice.servedCommitTime()));
+        cache.recordServed(choice, now);
+        Map<Key, ReadValue> values = new LinkedHashMap<>();
+        for (Key k : keys) values.put(k, choice.served().get(k).value());
+        finish(new DefaultReadResult(new io.fastccs.core.spi.ReadResult(values, 0, 0), partitionsOwning(keys)));
+        return true;
     }
 
     private void startAttempt() {
@@ -88,7 +119,9 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
             if (!next.isEmpty()) round++;
             send(next);
         } else if (txn.succeeded()) {
-            finish(new DefaultReadResult(txn.result(), partitionsOwning(keys)));
+            io.fastccs.core.spi.ReadResult r = txn.result();
+            session.cache().putAll(r.answers());
+            finish(new DefaultReadResult(r, partitionsOwning(keys)));
         } else {
             ErrorReply refusal = txn.failure();
             if (refusal.code() == ErrorCode.SNAPSHOT_EXPIRED && !restarted) {

@@ -26,6 +26,16 @@ public interface ProtocolSession {
         return Optional.empty();
     }
 
+    /**
+     * Raises the causal context by versions the host served the session itself, as a read returning them would (their
+     * commit clocks joined and their largest commit time): a client cache's answer (docs/design/client-cache.md).
+     *
+     * @throws UnsupportedOperationException unless the protocol has {@link Capability#CAUSAL_TOKENS}
+     */
+    default void observe(CausalContext served) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no vector-clock context to raise");
+    }
+
     /** A read-only transaction over distinct {@code keys}. */
     ReadStep read(Collection<Key> keys);
 

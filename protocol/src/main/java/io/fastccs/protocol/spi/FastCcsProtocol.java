@@ -158,6 +158,11 @@ public final class FastCcsProtocol implements ProtocolFactory {
         }
 
         @Override
+        public void observe(CausalContext served) {
+            session.observe(served.clock(), served.commitTime());
+        }
+
+        @Override
         public ReadStep read(Collection<Key> keys) {
             return new Read(session.read(keys), new Wire(session));
         }
@@ -268,7 +273,7 @@ public final class FastCcsProtocol implements ProtocolFactory {
         @Override
         public ReadResult result() {
             ReadTransaction.Result r = txn.result();
-            return new ReadResult(r.values(), r.rounds(), r.secondRoundPartitions());
+            return new ReadResult(r.values(), r.rounds(), r.secondRoundPartitions(), r.answers());
         }
 
         @Override

@@ -2,7 +2,9 @@ package io.fastccs.client.internal.cache;
 
 import io.fastccs.core.messages.ReadValue;
 import io.fastccs.core.primitives.Key;
+import io.fastccs.core.primitives.KeyType;
 import io.fastccs.core.primitives.VectorClock;
+import io.fastccs.core.spi.PartitionAnswer;
 
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
@@ -10,6 +12,7 @@ import org.HdrHistogram.Histogram;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.LongAdder;
@@ -89,11 +92,13 @@ public final class ClientCache {
 
     /**
      * Enters a version a read returned (see {@link CachedVersion} for the fields), with a lease from the key's rates.
-     * A value too large for a quarter of the byte bound is not kept.
+     * Not kept: a typed key's fold (only plain values are argued in the note), a value too large for a quarter of the
+     * byte bound, and an answer whose commit clock the known read clock does not cover (the client knows the
+     * partition's own entry of that clock only from below).
      */
     public synchronized void put(ReadValue value, int partition, VectorClock commitClock, long commitTime,
                                  VectorClock newestUpTo, long partitionTime) {
-        if (!enabled()) return;
+        if (!enabled() || value.type() != KeyType.REGISTER || !commitClock.leq(newestUpTo)) return;
         long now = nowNanos();
         Key k = value.key();
         KeyRates r = rates.computeIfAbsent(k, x -> new KeyRates());
@@ -116,6 +121,13 @@ public final class ClientCache {
         entries.clear();
         byReads.clear();
         bytes = 0;
+    }
+
+    /** Enters every plain value of a read's partition answers. */
+    public void putAll(List<PartitionAnswer> answers) {
+        for (PartitionAnswer a : answers)
+            for (ReadValue v : a.values())
+                put(v, a.partition(), a.maxCommitClock(), a.maxCommitTime(), a.readAt(), a.roundOneTime());
     }
 
     /** Records what a read was served, for the metrics. */

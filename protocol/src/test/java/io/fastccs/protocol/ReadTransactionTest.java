@@ -5,6 +5,7 @@ import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.core.messages.ErrorCode;
 import io.fastccs.core.messages.ErrorReply;
+import io.fastccs.core.spi.PartitionAnswer;
 import io.fastccs.protocol.messages.FirstRoundRead;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.core.messages.ReadValue;
@@ -109,6 +110,21 @@ class ReadTransactionTest {
         List<Outgoing> next = readWhereOnePartitionFailsThePairwiseCheck(read, 4, true);
         assertThat(next).extracting(Outgoing::partition).containsExactly(1);
         assertThat(read.isFinished()).isFalse();
+    }
+
+    @Test
+    void eachPartitionsAnswerNamesTheClockItReadAtAndItsRoundOneTime() {
+        ReadTransaction read = c.session(1).read(List.of(a0, b));
+        List<Outgoing> out = read.start();
+        read.onResponse(reply(to(out, 0), clock(5, 3, 5), clock(4, 3, 0), 100, 4));
+        List<Outgoing> again = read.onResponse(reply(to(out, 1), clock(2, 3, 5), clock(0, 2, 0), 200, 2));
+        assertThat(again).extracting(Outgoing::partition).containsExactly(1); // its snapshot misses a0's (4, 3, 0)
+        read.onResponse(reply(again.get(0), clock(4, 3, 5), clock(4, 3, 0), 300, 3));
+        List<PartitionAnswer> answers = read.result().answers();
+        assertThat(answers).containsExactlyInAnyOrder(
+                new PartitionAnswer(0, List.of(read.result().values().get(a0)), clock(5, 3, 5), clock(4, 3, 0), 0, 100),
+                // round two at the merged clock (4, 3, 0), its own entry no higher than the answer's snapshot
+                new PartitionAnswer(1, List.of(read.result().values().get(b)), clock(4, 3, 0), clock(4, 3, 0), 0, 200));
     }
 
     private static Outgoing to(List<Outgoing> out, int partition) {

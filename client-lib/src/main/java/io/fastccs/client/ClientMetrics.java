@@ -57,7 +57,10 @@ public interface ClientMetrics {
     /** Reads answered wholly from the client cache, without a request ({@link ReadResult#fromCache()}). */
     long zeroRoundReads();
 
-    /** Reads that served some keys from the client cache and read the others from their partitions. */
+    /**
+     * Reads that served some keys from the client cache and read the others from their partitions (0 for now: a read
+     * the cache cannot answer whole reads every key).
+     */
     long partialCacheHits();
 
     /** Cache entries removed to keep the cache within its bounds (entries and bytes), the least read first. */

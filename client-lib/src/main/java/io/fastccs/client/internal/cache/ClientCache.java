@@ -28,6 +28,8 @@ public final class ClientCache {
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
     /** Read counts are halved every this many key reads per entry the cache may hold. */
     private static final int READS_PER_AGING_PER_ENTRY = 16;
+    /** Keys whose rates are kept, per entry the cache may hold, before aging forgets the rarely read ones. */
+    private static final int TRACKED_KEYS_PER_ENTRY = 4;
 
     private final long maxStalenessNanos;
     private final int maxEntries;
@@ -86,7 +88,9 @@ public final class ClientCache {
             if (held) byReads.add(k);
         }
         readsSinceAging += keys.size();
-        if (readsSinceAging >= (long) READS_PER_AGING_PER_ENTRY * maxEntries) age();
+        // Also when many keys were read once each (a scan): their rates would otherwise pile up until the next aging.
+        if (readsSinceAging >= (long) READS_PER_AGING_PER_ENTRY * maxEntries
+                || rates.size() > (long) TRACKED_KEYS_PER_ENTRY * maxEntries) age();
         return found;
     }
 
@@ -161,6 +165,11 @@ public final class ClientCache {
 
     public synchronized long bytes() {
         return bytes;
+    }
+
+    /** Keys whose read and write rates are kept. */
+    synchronized int trackedKeys() {
+        return rates.size();
     }
 
     /** Keys served from the cache. */

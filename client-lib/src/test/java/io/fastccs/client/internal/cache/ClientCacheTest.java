@@ -67,6 +67,13 @@ class ClientCacheTest {
     }
 
     @Test
+    void aScanOfKeysReadOnceKeepsTheRatesBounded() {
+        ClientCache cache = new ClientCache(100 * MS, 10, 1 << 20, now::get);
+        for (int i = 0; i < 10_000; i++) cache.lookup(List.of(Key.of("scan:" + i)));
+        assertThat(cache.trackedKeys()).isLessThanOrEqualTo(40);
+    }
+
+    @Test
     void theByteBoundEvictsAndAValueTooLargeIsNotKept() {
         ClientCache cache = new ClientCache(100 * MS, 100, 4400, now::get);
         put(cache, "big", 1, 1101); // beyond a quarter of the bound

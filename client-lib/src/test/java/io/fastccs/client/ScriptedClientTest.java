@@ -105,6 +105,24 @@ class ScriptedClientTest {
         assertThat(client.session().read("b").fromCache()).isTrue(); // shared with other sessions
     }
 
+    @Test
+    void aPartialHitReadsOnlyTheKeysTheCacheDoesNotHold() throws Exception {
+        cluster = ScriptedCluster.start(N, ScriptedCluster.emptyStore(N));
+        client = builder().withMaxStaleness(Duration.ofSeconds(30)).build();
+        String other = null;
+        for (int i = 0; other == null; i++)
+            if (cluster.ring().ownerOf(Key.of("k" + i)) != cluster.ring().ownerOf(Key.of("a"))) other = "k" + i;
+        CausalSession s = client.session();
+        s.read("a");
+        long asked = readsAsked();
+        ReadResult r = s.read("a", other);
+        assertThat(r.fromCache()).isFalse();
+        assertThat(r.rounds()).isEqualTo(1);
+        assertThat(readsAsked()).isEqualTo(asked + 1); // only the other key's partition
+        assertThat(client.metrics().partialCacheHits()).isEqualTo(1);
+        assertThat(s.read("a", other).fromCache()).isTrue();
+    }
+
     /** Round one reads the scripted nodes received. */
     private long readsAsked() {
         long n = 0;

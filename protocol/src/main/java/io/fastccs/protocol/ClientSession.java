@@ -181,6 +181,15 @@ public final class ClientSession {
     }
 
     /**
+     * A read-only transaction over {@code keys} of which the client's cache answers some ({@code cached}, on partitions
+     * holding no other of the keys): round one reads the others at the session's clock joined with the cached
+     * versions' (docs/design/client-cache.md, "Full hits, partial hits, misses").
+     */
+    public ReadTransaction read(Collection<Key> keys, List<io.fastccs.core.spi.PartitionAnswer> cached) {
+        return new ReadTransaction(this, keys, cached);
+    }
+
+    /**
      * A write-only transaction; {@code random} picks the coordinator among the participants (algorithm 1, line 21).
      */
     public WriteTransaction write(Map<Key, byte[]> writes, RandomGenerator random) {

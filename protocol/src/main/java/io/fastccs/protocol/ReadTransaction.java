@@ -54,6 +54,15 @@ public final class ReadTransaction {
     private final Map<Integer, ReadReply> secondRound = new HashMap<>();
     /** Answers of partitions not read again, as a round two would have answered at the merged clock. */
     private final Map<Integer, ReadReply> resolved = new HashMap<>();
+    /**
+     * Keys the client's cache answers, by partition, none on a partition read in round one: each the newest of its key
+     * up to its {@code readAt} (docs/design/client-cache.md, "Full hits, partial hits, misses").
+     */
+    private final TreeMap<Integer, List<PartitionAnswer>> served = new TreeMap<>();
+    /** Served keys that do not fit the merged clock, by partition: read in round two. */
+    private final Map<Integer, List<Key>> servedAgain = new HashMap<>();
+    /** Round one's clock: the session's, joined with the served versions' commit clocks. */
+    private final VectorClock roundOneClock;
     private State state = State.NEW;
     private VectorClock merged;
     private int ruledOut;
@@ -61,11 +70,28 @@ public final class ReadTransaction {
     private ErrorReply failure;
 
     ReadTransaction(ClientSession session, Collection<Key> keys) {
+        this(session, keys, List.of());
+    }
+
+    /** @param cached answers of the client's cache for some of {@code keys}, on partitions holding no other key read */
+    ReadTransaction(ClientSession session, Collection<Key> keys, List<PartitionAnswer> cached) {
         if (keys.isEmpty()) throw new IllegalArgumentException("a read needs at least one key");
         this.session = session;
         this.keys = List.copyOf(new LinkedHashSet<>(keys));
+        VectorClock clock = session.clock();
+        java.util.Set<Key> servedKeys = new java.util.HashSet<>();
+        for (PartitionAnswer a : cached) {
+            served.computeIfAbsent(a.partition(), p -> new ArrayList<>()).add(a);
+            for (ReadValue v : a.values()) servedKeys.add(v.key());
+            clock = clock.max(a.maxCommitClock());
+        }
+        roundOneClock = clock;
         for (Key k : this.keys)
-            keysByPartition.computeIfAbsent(session.topology().ownerOf(k), p -> new ArrayList<>()).add(k);
+            if (!servedKeys.contains(k))
+                keysByPartition.computeIfAbsent(session.topology().ownerOf(k), p -> new ArrayList<>()).add(k);
+        if (keysByPartition.isEmpty() || servedKeys.size() + keysByPartition.values().stream().mapToInt(List::size).sum()
+                != this.keys.size() || keysByPartition.keySet().stream().anyMatch(served::containsKey))
+            throw new IllegalArgumentException("cached answers must be for some of the keys, on partitions read for no other");
     }
 
     /** The partitions this read touches. */
@@ -81,7 +107,7 @@ public final class ReadTransaction {
         for (Map.Entry<Integer, List<Key>> e : keysByPartition.entrySet()) {
             long id = session.nextRequestId();
             awaiting.put(id, e.getKey());
-            out.add(new Outgoing(e.getKey(), new FirstRoundRead(id, e.getValue(), session.clock())));
+            out.add(new Outgoing(e.getKey(), new FirstRoundRead(id, e.getValue(), roundOneClock)));
         }
         return out;
     }
@@ -97,7 +123,8 @@ public final class ReadTransaction {
             fail(e);
             return List.of();
         }
-        if (!(response instanceof ReadReply reply) || !answersKeys(reply, keysByPartition.get(partition))
+        List<Key> asked = keysByPartition.containsKey(partition) ? keysByPartition.get(partition) : servedAgain.get(partition);
+        if (!(response instanceof ReadReply reply) || !answersKeys(reply, asked)
                 || reply.snapshot().size() != session.clock().size()
                 || reply.maxCommitClock().size() != session.clock().size()
                 || reply.waiting().stream().anyMatch(w -> w.commitClock().size() != session.clock().size())) {
@@ -133,10 +160,11 @@ public final class ReadTransaction {
      * answer of a round two").
      */
     private List<Outgoing> afterFirstRound() {
-        VectorClock clock = session.clock();
+        VectorClock clock = roundOneClock;
         for (ReadReply r : firstRound.values()) clock = clock.max(r.maxCommitClock());
         merged = clock;
         List<Outgoing> out = new ArrayList<>();
+        readServedAgain(out);
         if (!session.has(Bug.SKIP_SECOND_ROUND)) {
             for (Map.Entry<Integer, ReadReply> i : firstRound.entrySet()) {
                 if (coversAll(i.getValue().snapshot())) continue;
@@ -212,7 +240,31 @@ public final class ReadTransaction {
     private boolean coversAll(VectorClock snapshot) {
         for (ReadReply j : firstRound.values())
             if (!j.maxCommitClock().leq(snapshot)) return false;
+        for (List<PartitionAnswer> answers : served.values())
+            for (PartitionAnswer a : answers) if (!a.maxCommitClock().leq(snapshot)) return false;
         return true;
+    }
+
+    /**
+     * Served keys not the newest of their keys at the merged clock (a fetched version depends on a newer write on their
+     * partition) are read in round two at it, echoing the oldest round one time their entries rest on, so the
+     * partition's retention check holds for each (docs/design/client-cache.md, "Full hits, partial hits, misses").
+     */
+    private void readServedAgain(List<Outgoing> out) {
+        for (Map.Entry<Integer, List<PartitionAnswer>> e : served.entrySet()) {
+            List<Key> again = new ArrayList<>();
+            long roundOneTime = Long.MAX_VALUE;
+            for (PartitionAnswer a : e.getValue()) {
+                if (merged.leq(a.readAt())) continue;
+                for (ReadValue v : a.values()) again.add(v.key());
+                roundOneTime = Math.min(roundOneTime, a.roundOneTime());
+            }
+            if (again.isEmpty()) continue;
+            long id = session.nextRequestId();
+            awaiting.put(id, e.getKey());
+            servedAgain.put(e.getKey(), again);
+            out.add(new Outgoing(e.getKey(), new SecondRoundRead(id, again, merged, roundOneTime)));
+        }
     }
 
     private void finish(int rounds) {
@@ -229,6 +281,22 @@ public final class ReadTransaction {
             for (ReadValue v : r.values()) byKey.put(v.key(), v);
             answers.add(new PartitionAnswer(p, r.values(), readAt(p, first, r), r.maxCommitClock(), r.maxCommitTime(),
                     first.serverTime()));
+        }
+        for (Map.Entry<Integer, List<PartitionAnswer>> e : served.entrySet()) {
+            ReadReply again = secondRound.get(e.getKey());
+            for (PartitionAnswer a : e.getValue()) {
+                if (again != null && !merged.leq(a.readAt())) continue;
+                clock = clock.max(a.maxCommitClock());
+                time = Math.max(time, a.maxCommitTime());
+                for (ReadValue v : a.values()) byKey.put(v.key(), v);
+            }
+            if (again == null) continue;
+            clock = clock.max(again.maxCommitClock());
+            time = Math.max(time, again.maxCommitTime());
+            for (ReadValue v : again.values()) byKey.put(v.key(), v);
+            long roundOneTime = e.getValue().stream().mapToLong(PartitionAnswer::roundOneTime).min().orElseThrow();
+            answers.add(new PartitionAnswer(e.getKey(), again.values(), readAt(e.getKey(), null, again),
+                    again.maxCommitClock(), again.maxCommitTime(), roundOneTime));
         }
         Map<Key, ReadValue> ordered = new LinkedHashMap<>();
         for (Key k : keys) ordered.put(k, byKey.get(k));

@@ -127,6 +127,46 @@ class ReadTransactionTest {
                 new PartitionAnswer(1, List.of(read.result().values().get(b)), clock(4, 3, 0), clock(4, 3, 0), 0, 200));
     }
 
+    @Test
+    void cachedAnswersThatFitTheMergedClockAreServedAndRoundOneCarriesTheirClocks() {
+        ReadValue cachedB = new ReadValue(b, bytes("b@2"), 2);
+        ReadTransaction read = c.session(1).read(List.of(a0, b),
+                List.of(new PartitionAnswer(1, List.of(cachedB), clock(5, 5, 5), clock(1, 2, 0), 3, 70)));
+        List<Outgoing> out = read.start();
+        assertThat(out).extracting(Outgoing::partition).containsExactly(0);
+        assertThat(((FirstRoundRead) out.get(0).request()).clock()).isEqualTo(clock(1, 2, 0));
+        assertThat(read.onResponse(reply(out.get(0), clock(5, 5, 5), clock(3, 1, 0), 100, 3))).isEmpty();
+        assertThat(read.result().rounds()).isEqualTo(1);
+        assertThat(read.result().values().get(b)).isEqualTo(cachedB);
+        assertThat(read.result().answers()).extracting(PartitionAnswer::partition).containsExactly(0);
+    }
+
+    @Test
+    void aCachedAnswerThatAFetchedVersionOutgrewIsReadAgainWithItsRoundOneTime() {
+        ReadTransaction read = c.session(1).read(List.of(a0, b),
+                List.of(new PartitionAnswer(1, List.of(new ReadValue(b, bytes("b@2"), 2)), clock(1, 2, 0), clock(1, 2, 0), 3, 70)));
+        List<Outgoing> out = read.start();
+        // a0's version depends on b's partition at sequence 4, beyond what the cached b was known newest up to
+        List<Outgoing> again = read.onResponse(reply(out.get(0), clock(5, 5, 5), clock(3, 4, 0), 100, 3));
+        assertThat(again).extracting(Outgoing::partition).containsExactly(1);
+        SecondRoundRead r2 = (SecondRoundRead) again.get(0).request();
+        assertThat(r2.keys()).containsExactly(b);
+        assertThat(r2.clock()).isEqualTo(clock(3, 4, 0));
+        assertThat(r2.firstRoundTime()).isEqualTo(70);
+        read.onResponse(reply(again.get(0), clock(3, 5, 5), clock(3, 4, 0), 200, 4));
+        assertThat(read.result().rounds()).isEqualTo(2);
+        assertThat(str(read.result().values().get(b))).isEqualTo(b + "@4");
+        assertThat(read.result().answers()).contains(new PartitionAnswer(1, List.of(read.result().values().get(b)),
+                clock(3, 4, 0), clock(3, 4, 0), 0, 70));
+    }
+
+    @Test
+    void cachedAnswersOnAPartitionReadAnywayAreRefused() {
+        assertThatThrownBy(() -> c.session(1).read(List.of(a0, a1),
+                List.of(new PartitionAnswer(0, List.of(new ReadValue(a1, null, 0)), clock(1, 1, 1), clock(0, 0, 0), 0, 0))))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     private static Outgoing to(List<Outgoing> out, int partition) {
         return out.stream().filter(o -> o.partition() == partition).findFirst().orElseThrow();
     }

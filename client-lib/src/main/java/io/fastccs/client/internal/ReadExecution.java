@@ -6,11 +6,13 @@ import io.fastccs.client.ProtocolException;
 import io.fastccs.client.ReadResult;
 import io.fastccs.client.ReadTimeoutException;
 import io.fastccs.client.internal.cache.CachedSnapshot;
+import io.fastccs.client.internal.cache.CachedVersion;
 import io.fastccs.client.internal.cache.ClientCache;
 import io.fastccs.core.messages.ReadValue;
 import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.core.spi.CausalContext;
+import io.fastccs.core.spi.PartitionAnswer;
 import io.fastccs.core.Outgoing;
 import io.fastccs.core.messages.ClientResponse;
 import io.fastccs.core.messages.ErrorCode;
@@ -18,6 +20,7 @@ import io.fastccs.core.messages.ErrorReply;
 import io.fastccs.core.messages.Message;
 import io.fastccs.core.spi.ReadStep;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,33 +53,48 @@ final class ReadExecution extends TransactionExecution<ReadResult> {
 
     CompletableFuture<ReadResult> start() {
         synchronized (session.lock()) {
-            if (!servedFromCache()) startAttempt();
+            startFromCache();
         }
         publishIfDone();
         return result;
     }
 
     /**
-     * Answers the read from the client cache when every key's entry fits one snapshot that includes the session's past
-     * (docs/design/client-cache.md, "Full hits, partial hits, misses"); a partial hit is read whole from the partitions
-     * for now. Only for protocols whose context is a vector clock.
+     * Answers the read from the client cache when every key's entry fits one snapshot that includes the session's past,
+     * or starts it with the entries that fit served (docs/design/client-cache.md, "Full hits, partial hits, misses").
+     * Only for protocols whose context is a vector clock.
      */
-    private boolean servedFromCache() {
+    private void startFromCache() {
         ClientCache cache = session.cache();
-        if (!cache.enabled()) return false;
         Optional<CausalContext> context = session.protocol().causalContext();
-        if (context.isEmpty()) return false;
+        if (!cache.enabled() || context.isEmpty()) {
+            startAttempt();
+            return;
+        }
         long now = cache.nowNanos();
         VectorClock clock = context.get().clock();
         CachedSnapshot.Choice choice = CachedSnapshot.choose(clock, keys, cache.lookup(keys),
                 cluster.partitioning()::ownerOf, now);
-        if (!choice.fullHit()) return false;
-        session.protocol().observe(new CausalContext(choice.servedCommitClock(clock), choice.servedCommitTime()));
         cache.recordServed(choice, now);
+        if (!choice.fullHit()) {
+            List<PartitionAnswer> served = new ArrayList<>(choice.served().size());
+            for (CachedVersion e : choice.served().values())
+                served.add(new PartitionAnswer(e.partition(), List.of(e.value()), e.newestUpTo(), e.commitClock(),
+                        e.commitTime(), e.partitionTime()));
+            try {
+                txn = session.protocol().read(keys, served);
+            } catch (IllegalArgumentException ringMoved) { // an entry's partition now owns a key it did not answer
+                startAttempt();
+                return;
+            }
+            round = 1;
+            send(txn.start());
+            return;
+        }
+        session.protocol().observe(new CausalContext(choice.servedCommitClock(clock), choice.servedCommitTime()));
         Map<Key, ReadValue> values = new LinkedHashMap<>();
         for (Key k : keys) values.put(k, choice.served().get(k).value());
         finish(new DefaultReadResult(new io.fastccs.core.spi.ReadResult(values, 0, 0), partitionsOwning(keys)));
-        return true;
     }
 
     private void startAttempt() {

@@ -39,6 +39,15 @@ public interface ProtocolSession {
     /** A read-only transaction over distinct {@code keys}. */
     ReadStep read(Collection<Key> keys);
 
+    /**
+     * A read-only transaction over distinct {@code keys} of which a client cache answers some ({@code cached}: one
+     * answer per key, on partitions holding no other of the keys; docs/design/client-cache.md). A protocol without
+     * {@link Capability#CAUSAL_TOKENS} reads every key.
+     */
+    default ReadStep read(Collection<Key> keys, List<PartitionAnswer> cached) {
+        return read(keys);
+    }
+
     /** A write-only transaction; {@code random} makes the protocol's random choices (the coordinator). */
     WriteStep write(Map<Key, byte[]> writes, RandomGenerator random);
 

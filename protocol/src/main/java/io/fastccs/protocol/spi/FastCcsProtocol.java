@@ -37,6 +37,7 @@ import io.fastccs.core.spi.Capability;
 import io.fastccs.core.spi.CausalContext;
 import io.fastccs.core.spi.ProtocolFactory;
 import io.fastccs.core.spi.ProtocolSession;
+import io.fastccs.core.spi.PartitionAnswer;
 import io.fastccs.core.spi.ReadResult;
 import io.fastccs.core.spi.ReadStep;
 import io.fastccs.core.spi.WriteStep;
@@ -165,6 +166,11 @@ public final class FastCcsProtocol implements ProtocolFactory {
         @Override
         public ReadStep read(Collection<Key> keys) {
             return new Read(session.read(keys), new Wire(session));
+        }
+
+        @Override
+        public ReadStep read(Collection<Key> keys, List<PartitionAnswer> cached) {
+            return new Read(session.read(keys, cached), new Wire(session));
         }
 
         @Override

@@ -49,7 +49,7 @@ public interface ClientMetrics {
     long writesRunAgain();
 
     /**
-     * Keys served from the client cache ({@link FastCcsClientBuilder#withMaxStaleness}), by reads answered wholly or
+     * Keys offered from the client cache ({@link FastCcsClientBuilder#withMaxStaleness}) to reads answered wholly or
      * partly from it.
      */
     long cacheHits();
@@ -58,8 +58,8 @@ public interface ClientMetrics {
     long zeroRoundReads();
 
     /**
-     * Reads that served some keys from the client cache and read the others from their partitions (0 for now: a read
-     * the cache cannot answer whole reads every key).
+     * Reads that served some keys from the client cache and read the others from their partitions (a served key may
+     * still be read again in round two, when a fetched version depends on a newer write of its partition).
      */
     long partialCacheHits();
 

@@ -107,9 +107,9 @@ public final class FastCcsClientBuilder {
      * Lets reads be answered from versions this client read before, shared by all its sessions, for at most this long
      * after they were fetched: a read served so is still one causally consistent snapshot that includes the session's
      * own writes and everything it saw, but may miss writes acknowledged since ({@link ReadResult#fromCache()},
-     * {@link ClientMetrics#zeroRoundReads()}). {@link Duration#ZERO}, the default, turns the cache off. For now a
-     * read is answered from the cache only when it holds every key (else the read asks for all of them), and only with
-     * FastCCS (docs/design/client-cache.md, "What is done and what is not").
+     * {@link ClientMetrics#zeroRoundReads()}). {@link Duration#ZERO}, the default, turns the cache off. A read the
+     * cache answers in part reads only the other keys, still in at most two rounds. Only with FastCCS, whose sessions'
+     * context is a vector clock (docs/design/client-cache.md).
      */
     public FastCcsClientBuilder withMaxStaleness(Duration bound) {
         Objects.requireNonNull(bound, "staleness bound");

@@ -8,6 +8,7 @@ import io.fastccs.core.primitives.Key;
 import io.fastccs.core.primitives.TxnId;
 import io.fastccs.core.primitives.VectorClock;
 import io.fastccs.core.api.Topology;
+import io.fastccs.core.spi.PartitionAnswer;
 
 import io.fastccs.core.messages.ClientRequest;
 import io.fastccs.protocol.messages.FirstRoundRead;
@@ -185,7 +186,7 @@ public final class ClientSession {
      * holding no other of the keys): round one reads the others at the session's clock joined with the cached
      * versions' (docs/design/client-cache.md, "Full hits, partial hits, misses").
      */
-    public ReadTransaction read(Collection<Key> keys, List<io.fastccs.core.spi.PartitionAnswer> cached) {
+    public ReadTransaction read(Collection<Key> keys, List<PartitionAnswer> cached) {
         return new ReadTransaction(this, keys, cached);
     }
 

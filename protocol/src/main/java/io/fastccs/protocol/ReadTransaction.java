@@ -21,10 +21,12 @@ import io.fastccs.core.primitives.WriteKind;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -79,7 +81,7 @@ public final class ReadTransaction {
         this.session = session;
         this.keys = List.copyOf(new LinkedHashSet<>(keys));
         VectorClock clock = session.clock();
-        java.util.Set<Key> servedKeys = new java.util.HashSet<>();
+        Set<Key> servedKeys = new HashSet<>();
         for (PartitionAnswer a : cached) {
             served.computeIfAbsent(a.partition(), p -> new ArrayList<>()).add(a);
             for (ReadValue v : a.values()) servedKeys.add(v.key());

@@ -37,6 +37,9 @@ import java.util.concurrent.CompletableFuture;
  * connection lost, {@code NOT_LEADER} during a replicated partition's failover, {@code OVERLOADED}) is sent to that
  * partition again after a short backoff, until the request timeout from the read's start ({@link RetryingSender});
  * only then does the read fail with {@link PartitionUnavailableException}.
+ *
+ * <p>With the client cache on, a read it answers whole sends nothing, and one it answers in part reads only the other
+ * keys (docs/design/client-cache.md); a restart reads every key.
  */
 final class ReadExecution extends TransactionExecution<ReadResult> {
     private final List<Key> keys;

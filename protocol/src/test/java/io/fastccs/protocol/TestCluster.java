@@ -173,6 +173,8 @@ final class TestCluster {
         boolean dead;
         /** Die right after the decision for this transaction was made durable. */
         TxnId dieAfterDecisionOf;
+        /** Die as the decision for this transaction is being saved, before it is durable. */
+        TxnId dieAtDecisionOf;
         /**
          * Only the writes messages rest on (prepares and aborts) reach the disk: the others are lost in a crash, as the
          * writes a batching host had not made durable yet (PartitionStore, "What a message waits for").
@@ -203,6 +205,7 @@ final class TestCluster {
 
         @Override
         public void saveDecision(Decision decision) {
+            if (decision.txnId().equals(dieAtDecisionOf)) dead = true;
             if (dead || onlyRequiredWritesDurable && decision.outcome() != io.fastccs.core.messages.Outcome.ABORTED) return;
             disk.saveDecision(decision);
             if (decision.txnId().equals(dieAfterDecisionOf)) dead = true;
@@ -368,6 +371,11 @@ final class TestCluster {
      */
     void onlyRequiredWritesDurable(int i) {
         incarnations[i].onlyRequiredWritesDurable = true;
+    }
+
+    /** Makes partition i stop as it records the decision for {@code id}, before that is durable. */
+    void dieAtDecision(int i, TxnId id) {
+        incarnations[i].dieAtDecisionOf = id;
     }
 
     /** Makes partition i stop right after it durably records the decision for {@code id}. */

@@ -33,9 +33,9 @@
  * a malformed frame. Member ids 1-15 cost one byte less in the frame header than 16-63, which cost one byte less
  * than 64 and up. Each protocol has a block of ids:
  *
- *   1-7, 9-19, 24-26  FastCCS              (fastccs.thrift)
+ *   1-7, 9-19, 24-27  FastCCS              (fastccs.thrift)
  *   8, 20-23          the connection       (here)
- *   27-29             free
+ *   28-29             free
  *   30-39             eventual             (eventual.thrift)
  *   40-59             Eiger                (eiger.thrift)
  *   60-79             Wren                 (wren.thrift)

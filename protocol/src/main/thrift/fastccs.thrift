@@ -156,6 +156,8 @@ struct Prepared {
   /** sn_t = ct[i]: the sequence number the participant assigned (algorithm 2, line 19). */
   3: i64 sequence
   4: list<i32> participants
+  /** The commit time the participant proposes, saved in its prepare: the commit time is the largest proposal. */
+  5: i64 proposedTime
 }
 
 /** <commit ct, tx_id>: the coordinator's decision (algorithm 2, line 32; received at line 35). */
@@ -296,8 +298,21 @@ struct CompactWriteReply {
   5: optional i64 commitTime
 }
 
-/** A participant's vote against a write it refused (an operation of the wrong type for its key): abort at once. */
+/**
+ * A participant's vote against a write it refused (an operation of the wrong type for its key), or its answer to a
+ * StatusQuery about a transaction it holds nothing of, once its fence is durable: abort at once.
+ */
 struct Refused {
+  1: core.TxnId txnId
+  2: i32 fromPartition
+  3: list<i32> participants
+}
+
+/**
+ * A coordinator that lost its votes (a restart, a new leader) asks a participant what it holds of the transaction:
+ * Prepared again if it holds the prepare, else Refused.
+ */
+struct StatusQuery {
   1: core.TxnId txnId
   2: i32 fromPartition
   3: list<i32> participants
@@ -311,7 +326,7 @@ struct CompactCommit {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// FastCCS's members of the frame's body (core.thrift, "The frame"): ids 1-7, 9-19 and 24-26.
+// FastCCS's members of the frame's body (core.thrift, "The frame"): ids 1-7, 9-19 and 24-27.
 // ---------------------------------------------------------------------------------------------------------------
 
 union FastCcsBody {
@@ -338,4 +353,5 @@ union FastCcsBody {
   24: CompactWriteReply compactWriteReply
   25: CompactCommit compactCommit
   26: Refused refused
+  27: StatusQuery statusQuery
 }

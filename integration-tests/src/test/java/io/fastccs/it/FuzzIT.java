@@ -346,7 +346,7 @@ class FuzzIT {
             case PEER_MESSAGE -> {
                 TxnId id = new TxnId(r.nextLong(), 1 + r.nextInt(1000));
                 Message m = switch (r.nextInt(5)) {
-                    case 0 -> new Prepared(id, q, 1 + r.nextInt(100), List.of(p, q));
+                    case 0 -> new Prepared(id, q, 1 + r.nextInt(100), List.of(p, q), r.nextInt(1_000_000));
                     case 1 -> new Commit(id, VectorClock.of(clock(r, 1L << 20)), 0);
                     case 2 -> new Abort(id);
                     case 3 -> new CheckCommit(id, q);

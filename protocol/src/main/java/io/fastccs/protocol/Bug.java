@@ -19,7 +19,7 @@ public enum Bug {
      */
     NEWEST_BY_SEQUENCE,
     /**
-     * The coordinator stamps a commit with its own clock only, not above the client's dependency time: with clocks
+     * A participant proposes a commit time from its own clock only, not above the client's dependency time: with clocks
      * that disagree, a write can be ordered before a write its session had read, and readers that see both return the
      * older one.
      */
@@ -70,5 +70,27 @@ public enum Bug {
      * Garbage collection writes the base that folds a typed key's old operations but leaves those operations in place:
      * every later read applies them twice (a counter counts them double).
      */
-    TYPED_OP_APPLIED_TWICE
+    TYPED_OP_APPLIED_TWICE,
+    /**
+     * A participant sends its vote without waiting for its prepare to be durable: a failover can lose the prepare after
+     * the coordinator committed on the vote, and a coordinator that resolves the transaction again then aborts it.
+     */
+    VOTE_BEFORE_PREPARE_DURABLE,
+    /**
+     * The coordinator tells an abort before the abort's decision is durable: after a crash it resolves the transaction
+     * from the participants' prepares, may find them all and commit what participants already aborted.
+     */
+    ABORT_TOLD_BEFORE_DURABLE,
+    /**
+     * A participant asked about a transaction it holds nothing of refuses it without writing a fence first: the
+     * write request can still arrive and be prepared, and a coordinator's former leader that counts that vote commits a
+     * transaction its new leader aborted.
+     */
+    REFUSE_WITHOUT_FENCE,
+    /**
+     * Stabilization reports the whole settled prefix, not its durable part: a coordinator forgets a commit decision
+     * while a participant's outcome is not durable yet, and a participant that loses it in a failover and asks is told
+     * the transaction aborted.
+     */
+    FORGET_BEFORE_OUTCOMES_DURABLE
 }

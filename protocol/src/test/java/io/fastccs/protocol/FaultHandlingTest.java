@@ -239,14 +239,14 @@ class FaultHandlingTest {
         Txn t = c.txn(0, c.key(0, 0), "t", c.key(1, 0), "t");
         ReplyBox at0 = t.sendTo(0);
         Partition p0 = c.p(0);
-        p0.onPeerMessage(2, new Prepared(t.id, 1, 1, List.of(0, 1)));   // claims another sender
-        p0.onPeerMessage(2, new Prepared(t.id, 2, 1, List.of(0, 1)));   // sender not among the participants
-        p0.onPeerMessage(1, new Prepared(t.id, 1, 0, List.of(0, 1)));   // sequence numbers start at 1
-        p0.onPeerMessage(1, new Prepared(t.id, 1, 1, List.of(1, 2)));   // coordinator not among the participants
-        p0.onPeerMessage(1, new Prepared(t.id, 1, 1, List.of(0, 1, 1))); // duplicated participant
+        p0.onPeerMessage(2, new Prepared(t.id, 1, 1, List.of(0, 1), 1));   // claims another sender
+        p0.onPeerMessage(2, new Prepared(t.id, 2, 1, List.of(0, 1), 1));   // sender not among the participants
+        p0.onPeerMessage(1, new Prepared(t.id, 1, 0, List.of(0, 1), 1));   // sequence numbers start at 1
+        p0.onPeerMessage(1, new Prepared(t.id, 1, 1, List.of(1, 2), 1));   // coordinator not among the participants
+        p0.onPeerMessage(1, new Prepared(t.id, 1, 1, List.of(0, 1, 1), 1)); // duplicated participant
         assertThat(at0.responses).isEmpty();
         assertThat(c.inFlight).isEmpty();
-        p0.onPeerMessage(1, new Prepared(t.id, 1, 1, List.of(0, 1)));
+        p0.onPeerMessage(1, new Prepared(t.id, 1, 1, List.of(0, 1), 1));
         assertThat(at0.write().outcome()).isEqualTo(Outcome.COMMITTED);
     }
 

@@ -11,6 +11,8 @@ import io.fastccs.protocol.messages.CheckCommit;
 import io.fastccs.protocol.messages.Commit;
 import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.Prepared;
+import io.fastccs.protocol.messages.Refused;
+import io.fastccs.protocol.messages.StatusQuery;
 import io.fastccs.protocol.messages.Stabilize;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +22,7 @@ import static io.fastccs.protocol.TestCluster.CHECK_INTERVAL;
 import static io.fastccs.protocol.TestCluster.TIMEOUT;
 import static io.fastccs.protocol.TestCluster.about;
 import static io.fastccs.protocol.TestCluster.clock;
+import static io.fastccs.protocol.TestCluster.from;
 import static io.fastccs.protocol.TestCluster.str;
 import static io.fastccs.protocol.TestCluster.to;
 import static io.fastccs.protocol.TestCluster.type;
@@ -63,7 +66,10 @@ class RecoveryTest {
         assertThat(c.writeLocal(c.key(1, 1), "next").write().commitClock().get(1)).isEqualTo(2);
     }
 
-    /** Coordinator 0 dies right after its commit decision for T is durable: no Commit left, no local outcome saved. */
+    /**
+     * Coordinator 0 dies right after its commit decision for T is durable and no local outcome saved. A commit is told
+     * before it is recorded, so the Commit was sent; here it is lost with the crash.
+     */
     private static final class CoordinatorDiesAfterDeciding {
         final TestCluster c = new TestCluster(2);
         final Key a = c.key(0, 0), b = c.key(1, 0);
@@ -77,7 +83,8 @@ class RecoveryTest {
             c.dieAfterDecision(0, t.id);
             c.deliverAll(type(Prepared.class));
             assertThat(c.isDead(0)).isTrue();
-            assertThat(c.inFlight(type(Commit.class))).as("the commit never left").isEmpty();
+            assertThat(c.inFlight(type(Commit.class))).as("told before it was recorded").hasSize(1);
+            c.drop(type(Commit.class));
             restarted = c.restart(0);
         }
     }
@@ -125,7 +132,7 @@ class RecoveryTest {
     }
 
     @Test
-    void coordinatorThatCrashedWhileCollectingVotesAbortsOnRestart() {
+    void coordinatorThatCrashedWhileCollectingVotesResolvesFromTheParticipantsAndAborts() {
         TestCluster c = new TestCluster(3);
         Txn t = c.txn(0, c.key(0, 0), "t", c.key(1, 0), "t", c.key(2, 0), "t");
         t.sendTo(0);
@@ -134,9 +141,20 @@ class RecoveryTest {
         c.drop(type(Prepared.class)); // still in flight while 0 restarts
 
         Partition restarted = c.restart(0);
-        assertThat(c.inFlight(type(Abort.class))).as("restart aborts at once")
+        assertThat(c.inFlight(type(Abort.class))).as("a restart does not abort what may have been told committed").isEmpty();
+        assertThat(c.inFlight(type(StatusQuery.class))).as("it asks every other participant")
                 .extracting(Envelope::from, Envelope::to)
                 .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(0, 1), org.assertj.core.groups.Tuple.tuple(0, 2));
+        assertThat(restarted.metrics().resolutions()).isEqualTo(1);
+
+        // Partition 1 holds the prepare and votes again; partition 2 never saw the request: it fences and refuses.
+        c.deliverAll(type(StatusQuery.class));
+        assertThat(c.inFlight(type(Prepared.class).and(from(1)))).hasSize(1);
+        assertThat(c.inFlight(type(Refused.class).and(from(2)))).hasSize(1);
+        c.deliverAll(type(Prepared.class));
+        assertThat(c.inFlight(type(Abort.class))).isEmpty();
+        c.deliverAll(type(Refused.class));
+        assertThat(c.inFlight(type(Abort.class))).extracting(Envelope::to).containsExactlyInAnyOrder(1, 2);
         assertThat(restarted.pendingCount()).isZero();
         assertThat(restarted.snapshot().get(0)).as("own sn skipped").isEqualTo(1);
 
@@ -149,9 +167,40 @@ class RecoveryTest {
         assertThat(c.inFlight(type(Abort.class).and(to(1)))).as("late vote answered with the decision").hasSize(1);
         assertThat(c.inFlight(type(Commit.class))).isEmpty();
 
+        // The fence: the write request that reaches partition 2 now is refused, not prepared.
         c.deliverAll(type(Abort.class).and(to(2)));
         assertThat(t.sendTo(2).write().outcome()).isEqualTo(Outcome.ABORTED);
+        assertThat(c.p(2).pendingCount()).isZero();
         assertThat(c.queryOutcome(0, t.id).outcome().outcome()).isEqualTo(Outcome.ABORTED);
+    }
+
+    @Test
+    void coordinatorThatLostItsCommitDecisionCommitsTheSameCommitAgainFromThePrepares() {
+        TestCluster c = new TestCluster(2);
+        Key a = c.key(0, 0), b = c.key(1, 0);
+        Txn t = c.txn(0, a, "t", b, "t");
+        c.onlyRequiredWritesDurable(0);
+        t.sendTo(0);
+        ReplyBox at1 = t.sendTo(1);
+        c.deliverAll(type(Prepared.class));
+        List<Envelope> told = c.inFlight(type(Commit.class));
+        assertThat(told).as("the commit is told at once").hasSize(1);
+        Commit commit = (Commit) told.get(0).message();
+        c.deliverAll(type(Commit.class));
+        assertThat(at1.write().outcome()).isEqualTo(Outcome.COMMITTED);
+
+        // Coordinator 0 restarts with its prepare only: the decision, its own outcome and versions are lost.
+        Partition restarted = c.restart(0);
+        assertThat(restarted.metrics().resolutions()).isEqualTo(1);
+        c.deliverAll(type(StatusQuery.class));
+        c.deliverAll(type(Prepared.class));
+        assertThat(c.queryOutcome(0, t.id).outcome().commitClock()).isEqualTo(commit.commitClock());
+        assertThat(c.queryOutcome(0, t.id).outcome().commitTime()).as("the same commit time, from the proposals")
+                .isEqualTo(commit.commitTime());
+        assertThat(c.inFlight(type(Commit.class))).extracting(Envelope::message)
+                .containsExactly(new Commit(t.id, commit.commitClock(), commit.commitTime()));
+        restarted.onPeerMessage(1, new Stabilize(1, 1)); // the restarted partition learns again that 1 settled T
+        assertThat(str(c.readNow(0, a))).isEqualTo("t");
     }
 
     @Test

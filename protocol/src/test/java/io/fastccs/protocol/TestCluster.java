@@ -173,6 +173,13 @@ final class TestCluster {
         boolean dead;
         /** Die right after the decision for this transaction was made durable. */
         TxnId dieAfterDecisionOf;
+        /** Die as the decision for this transaction is being saved, before it is durable. */
+        TxnId dieAtDecisionOf;
+        /**
+         * Only the writes messages rest on (prepares and aborts) reach the disk: the others are lost in a crash, as the
+         * writes a batching host had not made durable yet (PartitionStore, "What a message waits for").
+         */
+        boolean onlyRequiredWritesDurable;
         /** Keys whose versions are "on disk only": reading them would block, so the partition must not ask. */
         final java.util.Set<Key> notInMemory = new java.util.HashSet<>();
 
@@ -188,24 +195,25 @@ final class TestCluster {
         @Override
         public void saveOutcome(TxnId txnId, long sequence, io.fastccs.core.messages.Outcome outcome,
                                 VectorClock commitClock, long commitTime) {
-            if (!dead) disk.saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
+            if (!dead && !onlyRequiredWritesDurable) disk.saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
         }
 
         @Override
-        public void saveSnapshot(VectorClock snapshot, int self) {
-            if (!dead) disk.saveSnapshot(snapshot, self);
+        public void saveSnapshot(VectorClock snapshot, int self, long recordsUpTo) {
+            if (!dead && !onlyRequiredWritesDurable) disk.saveSnapshot(snapshot, self, recordsUpTo);
         }
 
         @Override
         public void saveDecision(Decision decision) {
-            if (dead) return;
+            if (decision.txnId().equals(dieAtDecisionOf)) dead = true;
+            if (dead || onlyRequiredWritesDurable && decision.outcome() != io.fastccs.core.messages.Outcome.ABORTED) return;
             disk.saveDecision(decision);
             if (decision.txnId().equals(dieAfterDecisionOf)) dead = true;
         }
 
         @Override
         public void forgetDecision(TxnId txnId) {
-            if (!dead) disk.forgetDecision(txnId);
+            if (!dead && !onlyRequiredWritesDurable) disk.forgetDecision(txnId);
         }
 
         @Override
@@ -221,7 +229,7 @@ final class TestCluster {
 
         @Override
         public void putVersion(Key key, Version version) {
-            if (!dead) disk.putVersion(key, version);
+            if (!dead && !onlyRequiredWritesDurable) disk.putVersion(key, version);
         }
 
         @Override
@@ -355,6 +363,19 @@ final class TestCluster {
         incarnations[i].dead = true;
         startIncarnation(i);
         return partitions[i];
+    }
+
+    /**
+     * From now on until its next restart, partition i's store keeps only the writes messages rest on (prepares, aborts):
+     * a crash then loses its outcomes, versions and commit decisions, as a batching host's unsynced writes.
+     */
+    void onlyRequiredWritesDurable(int i) {
+        incarnations[i].onlyRequiredWritesDurable = true;
+    }
+
+    /** Makes partition i stop as it records the decision for {@code id}, before that is durable. */
+    void dieAtDecision(int i, TxnId id) {
+        incarnations[i].dieAtDecisionOf = id;
     }
 
     /** Makes partition i stop right after it durably records the decision for {@code id}. */

@@ -18,9 +18,10 @@ import java.util.function.Consumer;
  * reach the group's committed store only when that entry commits. Each leader has a view of its own, starting from the
  * committed store, so what never committed is lost.
  *
- * <p>Durability is per step: a mark taken during a step completes once the step's entry has committed, or, if the
- * step wrote nothing, the newest entry before it (at the step's end if none is uncommitted). So nothing a step sends
- * leaves before everything the step wrote. The settled-prefix news reaches the partition a while after that commit, as
+ * <p>Durability is per step: a written mark taken during a step completes once the step's entry has committed, or, if
+ * the step wrote nothing, the newest entry before it (at the step's end if none is uncommitted). A durable mark, what
+ * messages wait for, counts only the writes messages rest on (prepares and aborts): the open step's entry if it holds
+ * one when the mark is taken, else the newest uncommitted entry that holds one, else nothing. The settled-prefix news reaches the partition a while after that commit, as
  * in the node, where it queues behind other work on the protocol thread while the replies resting on the same writes
  * may already have left; the delay is drawn as the step ends.
  */
@@ -30,6 +31,8 @@ final class GroupStore extends SimStore {
     private final ReplicatedLog log;
     private final EventQueue events;
     private List<Consumer<PartitionStore>> openStep = new ArrayList<>();
+    /** Whether the open step holds a write that messages rest on. */
+    private boolean openStepRequired;
     /** Marks taken in the open step, in the order taken. */
     private List<CompletableFuture<Void>> openMarks = new ArrayList<>();
     /** The settled-prefix news of the open step (the last one asked for), or null. */
@@ -37,7 +40,7 @@ final class GroupStore extends SimStore {
     /** Per entry appended and not yet committed, oldest first: what runs once it has, and the marks among it. */
     private final ArrayDeque<Waiting> uncommitted = new ArrayDeque<>();
 
-    private record Waiting(List<Runnable> then, List<CompletableFuture<Void>> marks) {
+    private record Waiting(List<Runnable> then, List<CompletableFuture<Void>> marks, boolean required) {
     }
 
     GroupStore(InMemoryPartitionStore leaderView, ReplicaGroup group, ReplicatedLog log, EventQueue events,
@@ -55,9 +58,28 @@ final class GroupStore extends SimStore {
         openStep.add(w);
     }
 
+    @Override
+    void writeRequired(Consumer<PartitionStore> w) {
+        write(w);
+        openStepRequired = true;
+    }
+
     /** Broken variant {@code releaseBeforeCommit}: every mark complete at once, so messages leave before their entry commits. */
     @Override
     public CompletableFuture<Void> durableMark() {
+        if (group.settings().releaseBeforeCommit()) return DONE;
+        if (openStepRequired) return writtenMark();
+        Waiting newestRequired = null;
+        for (Waiting w : uncommitted) if (w.required()) newestRequired = w;
+        if (newestRequired == null) return DONE;
+        CompletableFuture<Void> mark = new CompletableFuture<>();
+        newestRequired.then().add(() -> mark.complete(null));
+        newestRequired.marks().add(mark);
+        return mark;
+    }
+
+    @Override
+    public CompletableFuture<Void> writtenMark() {
         if (group.settings().releaseBeforeCommit()) return DONE;
         CompletableFuture<Void> mark = new CompletableFuture<>();
         openMarks.add(mark);
@@ -66,13 +88,13 @@ final class GroupStore extends SimStore {
 
     @Override
     public CompletableFuture<Void> whenDurable() {
-        return durableMark();
+        return writtenMark();
     }
 
     /** An answer beyond the durable settled prefix waits for its step, as any other reply does here. */
     @Override
     public CompletableFuture<Void> settledMark(CompletableFuture<Void> lastAdvance) {
-        return durableMark();
+        return writtenMark();
     }
 
     /** The open step's settled-prefix news, told after its step's entry commits; only the last one asked for counts. */
@@ -84,11 +106,13 @@ final class GroupStore extends SimStore {
     public void endOfStep() {
         List<Consumer<PartitionStore>> writes = openStep;
         openStep = new ArrayList<>();
+        boolean required = openStepRequired;
+        openStepRequired = false;
         Waiting target;
         if (writes.isEmpty()) {
             target = uncommitted.peekLast(); // what the step sends may rest on the newest entry
         } else {
-            Waiting entry = new Waiting(new ArrayList<>(), new ArrayList<>());
+            Waiting entry = new Waiting(new ArrayList<>(), new ArrayList<>(), required);
             target = entry;
             uncommitted.addLast(entry);
             log.append(group.carry(writes)).thenRun(() -> {

@@ -53,6 +53,11 @@ class SimStore implements DurablePartitionStore {
         w.accept(view);
     }
 
+    /** One write that messages rest on (PartitionStore, "What a message waits for"): a prepare or an abort. */
+    void writeRequired(Consumer<PartitionStore> w) {
+        write(w);
+    }
+
     @Override
     public void rejoinOn(Executor protocolThread) {
         this.rejoin = protocolThread;
@@ -83,7 +88,7 @@ class SimStore implements DurablePartitionStore {
 
     @Override
     public void savePrepared(TxnRecord record) {
-        write(s -> s.savePrepared(record));
+        writeRequired(s -> s.savePrepared(record));
     }
 
     @Override
@@ -92,13 +97,14 @@ class SimStore implements DurablePartitionStore {
     }
 
     @Override
-    public void saveSnapshot(VectorClock snapshot, int self) {
-        write(s -> s.saveSnapshot(snapshot, self));
+    public void saveSnapshot(VectorClock snapshot, int self, long recordsUpTo) {
+        write(s -> s.saveSnapshot(snapshot, self, recordsUpTo));
     }
 
     @Override
     public void saveDecision(Decision decision) {
-        write(s -> s.saveDecision(decision));
+        if (decision.outcome() == Outcome.ABORTED) writeRequired(s -> s.saveDecision(decision));
+        else write(s -> s.saveDecision(decision));
     }
 
     @Override

@@ -75,6 +75,19 @@ class ReplicaGroupsTest {
         assertPartitionBugCaught(Bug.READ_BELOW_CLIENT_CLOCK, 7000, false);
     }
 
+    // ABORT_TOLD_BEFORE_DURABLE and REFUSE_WITHOUT_FENCE need schedules these seeds do not draw (two failovers within
+    // one abort's commit, a deposed coordinator that still counts votes): BugVariantSensitivityTest plays them out.
+
+    @Test
+    void aVoteSentBeforeItsPrepareIsDurableIsCaught() {
+        assertPartitionBugCaught(Bug.VOTE_BEFORE_PREPARE_DURABLE, 8000, true);
+    }
+
+    @Test
+    void aDecisionForgottenBeforeEveryOutcomeIsDurableIsCaught() {
+        assertPartitionBugCaught(Bug.FORGET_BEFORE_OUTCOMES_DURABLE, 10000, true);
+    }
+
     /** A broken partition on replica groups, caught within 40 seeds from {@code firstSeed}. */
     private static void assertPartitionBugCaught(Bug bug, long firstSeed, boolean crashHeavy) {
         for (int i = 0; i < 40; i++) {

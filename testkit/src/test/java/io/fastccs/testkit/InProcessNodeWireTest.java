@@ -182,7 +182,7 @@ class InProcessNodeWireTest {
             c.send(new Stabilize(1, 1_000_000));
             ErrorReply e = (ErrorReply) c.receive();
             assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
-            c.send(new Prepared(new io.fastccs.core.primitives.TxnId(1, 1), 1, 5, List.of(0, 1)));
+            c.send(new Prepared(new io.fastccs.core.primitives.TxnId(1, 1), 1, 5, List.of(0, 1), 1_000));
             assertThat(((ErrorReply) c.receive()).code()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
         }
         long svc1 = cluster.node(0).inspect(p -> p.snapshot().get(1));

@@ -15,10 +15,10 @@
  * <table>
  *   <caption>Member id blocks</caption>
  *   <tr><th>ids</th><th>owner</th><th>schema</th></tr>
- *   <tr><td>1-7, 9-19, 24-26</td><td>FastCCS</td><td>{@code fastccs.thrift}, {@code FastCcsBody}</td></tr>
+ *   <tr><td>1-7, 9-19, 24-27</td><td>FastCCS</td><td>{@code fastccs.thrift}, {@code FastCcsBody}</td></tr>
  *   <tr><td>8, 20-23</td><td>the connection (ErrorReply, RingRequest, RingReply, Hello, HelloReply)</td>
  *       <td>{@code core.thrift}, {@code ConnectionBody}</td></tr>
- *   <tr><td>27-29</td><td>free</td><td></td></tr>
+ *   <tr><td>28-29</td><td>free</td><td></td></tr>
  *   <tr><td>30-39</td><td>eventual (30-33 used)</td><td>{@code eventual.thrift}, {@code EventualBody}</td></tr>
  *   <tr><td>40-59</td><td>Eiger (40-54 used)</td><td>{@code eiger.thrift}, {@code EigerBody}</td></tr>
  *   <tr><td>60-79</td><td>Wren (60-72 used)</td><td>{@code wren.thrift}, {@code WrenBody}</td></tr>

@@ -13,21 +13,32 @@ import java.util.List;
 
 /**
  * A partition's durable state: the multiversion data and the log of write transactions it takes part in or
- * coordinates. Every method is durable when it returns, or (for hosts that batch syncs) before any message sent
- * after it leaves the node; see {@link PeerSink}. Called from the partition's single thread.
+ * coordinates. Called from the partition's single thread.
+ *
+ * <h2>What a message waits for</h2>
+ * Every write is durable when its method returns, or, for hosts that batch syncs ({@code DurablePartitionStore}),
+ * later. There, a message the partition sends waits only for the writes a message may rest on: {@link #savePrepared}
+ * (a vote, and the commit it implies, rest on the prepare) and an abort's {@link #saveDecision} (an abort, and the
+ * fence a participant writes before it refuses a transaction, must survive any crash before anyone hears of it). The
+ * other writes (outcomes, versions, commit decisions, snapshots, deletions) are implied by the prepares and are made
+ * durable in write order, behind them; reads show them only once they are (docs/design/one-round-writes.md).
  */
 public interface PartitionStore extends PartitionStorage {
 
     /**
      * A write transaction this partition prepared, with its outcome once known ({@code commitClock} and
      * {@code commitTime} only when committed: null and 0 otherwise).
+     *
+     * @param proposedTime the commit time this partition proposed in its vote; the commit time is the largest proposal,
+     *                     so a coordinator that lost its decision computes the same commit again from the prepares
+     *                     (docs/design/one-round-writes.md)
      */
     record TxnRecord(TxnId txnId, long sequence, int coordinator, List<Integer> participants,
-                     List<KeyValue> writes, VectorClock clientClock, Outcome outcome, VectorClock commitClock,
-                     long commitTime) {
+                     List<KeyValue> writes, VectorClock clientClock, long proposedTime, Outcome outcome,
+                     VectorClock commitClock, long commitTime) {
         public TxnRecord withOutcome(Outcome outcome, VectorClock commitClock, long commitTime) {
-            return new TxnRecord(txnId, sequence, coordinator, participants, writes, clientClock, outcome, commitClock,
-                    commitTime);
+            return new TxnRecord(txnId, sequence, coordinator, participants, writes, clientClock, proposedTime, outcome,
+                    commitClock, commitTime);
         }
     }
 
@@ -60,7 +71,16 @@ public interface PartitionStore extends PartitionStorage {
      * its versions are stored, so the store may drop transaction records up to it. Recovery restores the clock, so
      * it never goes back behind a value GC relied on.
      */
-    void saveSnapshot(VectorClock snapshot, int self);
+    default void saveSnapshot(VectorClock snapshot, int self) {
+        saveSnapshot(snapshot, self, snapshot.get(self));
+    }
+
+    /**
+     * As above, but transaction records are dropped only up to sequence number {@code recordsUpTo} (at most the
+     * snapshot's own entry): a participant keeps the record of a commit until its coordinator's decision is durable,
+     * since a coordinator that lost it resolves the transaction from the participants' records.
+     */
+    void saveSnapshot(VectorClock snapshot, int self, long recordsUpTo);
 
     void saveDecision(Decision decision);
 

@@ -11,8 +11,9 @@ import java.util.concurrent.Executor;
 /**
  * A {@link PartitionStore} whose writes become durable asynchronously, so one protocol thread can keep working
  * while the commit log syncs. Write methods return at once; reads (versions) see every write already made.
- * The {@link PartitionHost} holds every message the partition sends after a write until {@link #durableMark()} completes:
- * that is how "durable before the message leaves" (see {@code PeerSink}) holds with group commit.
+ * The {@link PartitionHost} holds every message the partition sends after a write a message rests on until
+ * {@link #durableMark()} completes: that is how "durable before the message leaves" (see {@code PeerSink}) holds with
+ * group commit. Reads show the settled prefix once {@link #writtenMark()} says every write it rests on is durable.
  */
 public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     /**
@@ -23,19 +24,28 @@ public interface DurablePartitionStore extends PartitionStore, AutoCloseable {
     CompletableFuture<Void> whenDurable();
 
     /**
-     * As {@link #whenDurable()}, but without hurrying the writes: they are handed over at the end of the step as
-     * usual ({@link #endOfStep}), with the step's later writes. For a host inside a step: what it sends waits for this.
-     * The host asks before every message it sends, so a store should answer at once (a completed future, or the one it
-     * gave last) when nothing was written since.
+     * What a message sent now waits for: the writes made so far that messages rest on ({@link PartitionStore}, "What a
+     * message waits for": prepares and aborts), without hurrying them: they are handed over at the end of the step as
+     * usual ({@link #endOfStep}), with the step's later writes. The host asks before every message it sends, so a store
+     * should answer at once (a completed future, or the one it gave last) when nothing was written since. By default
+     * every write counts, as in {@link #writtenMark()}.
      */
     default CompletableFuture<Void> durableMark() {
+        return writtenMark();
+    }
+
+    /**
+     * Completes once every write made so far is durable, without hurrying them: what the durable part of the settled
+     * prefix rests on (the outcomes and versions it covers).
+     */
+    default CompletableFuture<Void> writtenMark() {
         return whenDurable();
     }
 
     /**
      * What a read answer waits for when it shows more of this partition than the durable part of the settled prefix
-     * (the client had seen more), given {@code lastAdvance}, the {@link #durableMark()} taken when the prefix last
-     * advanced: by default that mark, the writes the prefix rests on and no later ones. A store may ask for more; the
+     * (the client had seen more), given {@code lastAdvance}, the mark taken when the prefix last
+     * advanced ({@link #writtenMark()}): by default that mark, the writes the prefix rests on and no later ones. A store may ask for more; the
      * simulator's replica groups make such an answer wait for the step it was given in, as any other reply.
      */
     default CompletableFuture<Void> settledMark(CompletableFuture<Void> lastAdvance) {

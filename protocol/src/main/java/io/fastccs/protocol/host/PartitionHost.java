@@ -220,7 +220,7 @@ public final class PartitionHost {
         long settled = p.settledPrefix();
         if (settled == settledSeen) return;
         settledSeen = settled;
-        CompletableFuture<Void> mark = store.durableMark();
+        CompletableFuture<Void> mark = store.writtenMark(); // the outcomes and versions too, not only the prepares
         settledDurable = mark;
         env.whenDurable(mark, () -> {
             if (!failed) p.onSettledDurable(settled);

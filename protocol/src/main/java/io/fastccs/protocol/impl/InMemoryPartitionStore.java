@@ -40,9 +40,9 @@ public final class InMemoryPartitionStore implements PartitionStore {
     }
 
     @Override
-    public void saveSnapshot(VectorClock snapshot, int self) {
+    public void saveSnapshot(VectorClock snapshot, int self, long recordsUpTo) {
         this.snapshot = snapshot;
-        var head = transactions.headMap(snapshot.get(self), true);
+        var head = transactions.headMap(Math.min(recordsUpTo, snapshot.get(self)), true);
         for (TxnRecord r : head.values()) sequenceOf.remove(r.txnId());
         head.clear();
     }

@@ -58,8 +58,9 @@ final class Collector {
     /** Collects when due. */
     void tick(long now) {
         if (now >= nextGcAt) {
-            // Durable first: GC below relies on svc values, which must not go back after a restart.
-            store.saveSnapshot(VectorClock.of(state.svc), state.self);
+            // Durable first: GC below relies on svc values, which must not go back after a restart. Records go only
+            // where their outcomes are durable and no coordinator may still resolve them from our record.
+            store.saveSnapshot(VectorClock.of(state.svc), state.self, state.releasableRecords());
             collectGarbage(now);
             expireRemembered(now);
             nextGcAt = now + config.gcIntervalMicros();
@@ -137,7 +138,7 @@ final class Collector {
 
     /**
      * A decision is kept for the retention, so a client that lost track of its write can ask for the outcome, and
-     * a commit decision also until every participant has settled the transaction, which stabilization tells us
+     * a commit decision also until every participant has settled the transaction durably, which stabilization tells us
      * (ct[p] <= what p reported settled), so no participant is left to ask. After that a coordinator that does not
      * know a transaction presumes it aborted, which is then right: only commits need remembering, and they were.
      */
@@ -159,7 +160,8 @@ final class Collector {
 
     private boolean settledEverywhere(Decision d) {
         for (int p : d.participants()) {
-            long settled = p == state.self ? state.svc[state.self] : state.peerSettled[p];
+            // Our own part counts once its outcome is durable, as the others' do (they report their durable part).
+            long settled = p == state.self ? state.readableSettled() : state.peerSettled[p];
             if (settled < d.commitClock().get(p)) return false;
         }
         return true;

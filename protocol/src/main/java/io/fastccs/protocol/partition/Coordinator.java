@@ -4,6 +4,7 @@ import io.fastccs.protocol.Bug;
 import io.fastccs.core.PartitionConfig;
 import io.fastccs.core.api.ClientReply;
 import io.fastccs.protocol.api.PartitionStore.Decision;
+import io.fastccs.protocol.api.PartitionStore.TxnRecord;
 import io.fastccs.protocol.messages.Abort;
 import io.fastccs.protocol.messages.BasedClock;
 import io.fastccs.protocol.messages.CheckCommit;
@@ -15,6 +16,7 @@ import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.core.messages.PeerMessage;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.Refused;
+import io.fastccs.protocol.messages.StatusQuery;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.core.primitives.TxnId;
 import io.fastccs.core.primitives.VectorClock;
@@ -28,9 +30,11 @@ import java.util.TreeSet;
 
 /**
  * The coordinator of a write-only transaction (algorithm 2, lines 27-34, and the fault handling of section 3.8): it
- * collects the participants' sequence numbers, decides, records the decision durably before anyone hears of it, and
- * answers participants and clients that ask about it later. Our own part of a transaction we coordinate is the
- * participant's; a decision is applied to it last.
+ * collects the participants' votes (sequence number and proposed commit time, each durable in its prepare), decides,
+ * and answers participants and clients that ask about it later. A commit is implied by the durable prepares, so it is
+ * told at once and recorded lazily; an abort is recorded durably before anyone hears of it. A coordinator that lost its
+ * votes resolves the transaction from the participants' records (docs/design/one-round-writes.md). Our own part of a
+ * transaction we coordinate is the participant's; a decision is applied to it last.
  */
 final class Coordinator {
     private final PartitionState state;
@@ -42,17 +46,24 @@ final class Coordinator {
 
     /** Transactions we coordinate that are still collecting votes. */
     private final Map<TxnId, Coordination> coordinating = new LinkedHashMap<>();
-    /** The time of our last commit decision: our hybrid clock never goes back while we run. */
-    private long lastCommitTime;
+
+    /** A vote: the participant's sequence number and the commit time it proposed. */
+    private record Vote(long sequence, long proposedTime) {
+    }
 
     private static final class Coordination {
         final long firstSeenAt;
         List<Integer> participants;
         VectorClock clientClock;
-        long dependencyTime;
         /** The stable base epoch the client's request named (0: none). */
         long clientBaseEpoch;
-        final Map<Integer, Long> votes = new LinkedHashMap<>();
+        final Map<Integer, Vote> votes = new LinkedHashMap<>();
+        /**
+         * Resolving after we lost our votes: every participant was asked for its record, and only a refusal aborts, never
+         * a timeout (a participant that is slow to answer may hold a prepare whose commit was told before the crash).
+         */
+        boolean resolving;
+        long nextQueryAt;
 
         Coordination(long firstSeenAt) {
             this.firstSeenAt = firstSeenAt;
@@ -77,7 +88,7 @@ final class Coordinator {
      * Our own vote, on the write request we just prepared as a participant, with the client's clock and dependency time
      * and the base epoch its clock was relative to (0: none).
      */
-    void onOwnVote(WriteRequest w, long sequence, long clientBaseEpoch) {
+    void onOwnVote(WriteRequest w, long sequence, long proposedTime, long clientBaseEpoch) {
         TxnId id = w.txnId();
         Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(state.time.nowMicros()));
         if (c.participants != null && !sameSet(c.participants, w.participants())) {
@@ -87,9 +98,33 @@ final class Coordinator {
         c.participants = w.participants();
         c.clientClock = w.clock();
         c.clientBaseEpoch = clientBaseEpoch;
-        c.dependencyTime = w.dependencyTime();
-        c.votes.put(self, sequence);
+        c.votes.put(self, new Vote(sequence, proposedTime));
         maybeCommit(id, c);
+    }
+
+    /**
+     * Status resolution (docs/design/one-round-writes.md, "Recovery is status resolution"): we restarted with our own
+     * prepare of a transaction we coordinate and no decision, so its votes are gone and a commit may have been told.
+     * Every other participant is asked what it holds; all prepares: the same commit as before (the commit clock and
+     * time are functions of the prepares); any refusal: abort.
+     */
+    void resolve(TxnRecord own) {
+        TxnId id = own.txnId();
+        Coordination c = new Coordination(state.time.nowMicros());
+        c.participants = own.participants();
+        c.clientClock = own.clientClock();
+        c.resolving = true;
+        c.votes.put(self, new Vote(own.sequence(), own.proposedTime()));
+        coordinating.put(id, c);
+        state.metrics.resolutions++;
+        query(id, c, c.firstSeenAt);
+        maybeCommit(id, c);
+    }
+
+    private void query(TxnId id, Coordination c, long now) {
+        StatusQuery q = new StatusQuery(id, self, c.participants);
+        for (int p : c.participants) if (p != self && !c.votes.containsKey(p)) state.peers.send(p, q);
+        c.nextQueryAt = now + config.checkIntervalMicros();
     }
 
     /** Our own part refused the write request: abort at once, unless already decided. */
@@ -104,7 +139,8 @@ final class Coordinator {
         TxnId id = p.txnId();
         Decision d = state.decisions.get(id);
         if (d != null) { // a late or repeated vote: tell the voter what was decided
-            state.peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d, 0) : new Abort(id));
+            if (d.participants().isEmpty() || d.participants().contains(from))
+                state.peers.send(from, d.outcome() == Outcome.COMMITTED ? commitMessage(d, 0) : new Abort(id));
             return;
         }
         Coordination c = coordinating.computeIfAbsent(id, x -> new Coordination(state.time.nowMicros()));
@@ -113,7 +149,7 @@ final class Coordinator {
             abortConflicting(id, c, p.participants());
             return;
         }
-        c.votes.put(from, p.sequence());
+        c.votes.put(from, new Vote(p.sequence(), p.proposedTime()));
         maybeCommit(id, c);
     }
 
@@ -141,6 +177,7 @@ final class Coordinator {
         if (d == null) {
             Coordination open = coordinating.get(c.txnId());
             if (open != null) {
+                if (open.resolving) return; // resolving: answered once the participants have
                 if (state.time.nowMicros() - open.firstSeenAt < config.transactionTimeoutMicros()) return; // still collecting
                 state.metrics.coordinatorTimeouts++;
                 decide(c.txnId(), open.participants, Outcome.ABORTED, null, 0);
@@ -156,11 +193,17 @@ final class Coordinator {
     void checkTimeouts(long now) {
         if (coordinating.isEmpty()) return;
         List<TxnId> expired = null;
-        for (Map.Entry<TxnId, Coordination> e : coordinating.entrySet())
-            if (now - e.getValue().firstSeenAt >= config.transactionTimeoutMicros()) {
+        for (Map.Entry<TxnId, Coordination> e : coordinating.entrySet()) {
+            Coordination c = e.getValue();
+            if (c.resolving) {
+                if (now >= c.nextQueryAt) query(e.getKey(), c, now);
+                continue;
+            }
+            if (now - c.firstSeenAt >= config.transactionTimeoutMicros()) {
                 if (expired == null) expired = new ArrayList<>();
                 expired.add(e.getKey());
             }
+        }
         if (expired != null)
             for (TxnId id : expired) {
                 state.metrics.coordinatorTimeouts++;
@@ -183,21 +226,15 @@ final class Coordinator {
         if (c.clientClock == null || c.votes.size() < c.participants.size()) return;
         // ct[j] = vc[j] outside the transaction, ct[p] = sn_p for each participant p (the thesis's max(vc[p], sn_p)
         // equals sn_p because a participant's sn exceeds anything a client can have seen of it).
+        // The commit time is the largest proposal: each is above the client's dependency time and follows its
+        // participant's clock (Participant.proposeTime), and a resolver computes the same from the prepares.
         long[] commit = c.clientClock.toArray();
-        for (Map.Entry<Integer, Long> vote : c.votes.entrySet()) commit[vote.getKey()] = vote.getValue();
-        decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit), commitTime(c.dependencyTime),
-                c.clientBaseEpoch);
-    }
-
-    /**
-     * A hybrid clock: our time, raised above the client's dependency time (so the arbitration order extends causality:
-     * docs/design/thesis.md, "The commit time comes first in the arbitration order") and above our previous commit (so our own commits never share a time).
-     */
-    private long commitTime(long dependencyTime) {
-        long t = Math.max(state.time.nowMicros(), lastCommitTime + 1);
-        if (!config.has(Bug.COMMIT_TIME_IGNORES_DEPENDENCY)) t = Math.max(t, dependencyTime + 1);
-        lastCommitTime = t;
-        return t;
+        long commitTime = 0;
+        for (Map.Entry<Integer, Vote> vote : c.votes.entrySet()) {
+            commit[vote.getKey()] = vote.getValue().sequence();
+            commitTime = Math.max(commitTime, vote.getValue().proposedTime());
+        }
+        decide(id, c.participants, Outcome.COMMITTED, VectorClock.wrap(commit), commitTime, c.clientBaseEpoch);
     }
 
     /**
@@ -212,7 +249,11 @@ final class Coordinator {
                 : new Commit(d.txnId(), d.commitClock(), d.commitTime());
     }
 
-    /** Records the decision durably, tells the other participants, then applies it here. */
+    /**
+     * Tells the other participants and applies the decision here. An abort is recorded durably first (what is sent
+     * waits for it): a resolver that found every prepare would otherwise commit it. A commit is told first and recorded
+     * after, for outcome queries: the prepares it rests on are durable already.
+     */
     void decide(TxnId id, List<Integer> participants, Outcome outcome, VectorClock commitClock, long commitTime) {
         decide(id, participants, outcome, commitClock, commitTime, 0);
     }
@@ -223,13 +264,15 @@ final class Coordinator {
         if (state.decisions.containsKey(id)) throw new IllegalStateException("transaction " + id + " is already decided");
         Decision d = new Decision(id, outcome, commitClock, commitTime, participants == null ? List.of() : participants,
                 state.time.nowMicros());
-        state.store.saveDecision(d);
+        boolean saveFirst = outcome == Outcome.ABORTED && !config.has(Bug.ABORT_TOLD_BEFORE_DURABLE);
+        if (saveFirst) state.store.saveDecision(d);
         state.decisions.put(id, d);
         coordinating.remove(id);
         if (participants != null) {
             PeerMessage m = outcome == Outcome.COMMITTED ? commitMessage(d, clientBaseEpoch) : new Abort(id);
             for (int p : participants) if (p != self) state.peers.send(p, m);
         }
+        if (!saveFirst) state.store.saveDecision(d);
         participant.onDecided(id, outcome, commitClock, commitTime);
     }
 

@@ -13,6 +13,7 @@ import io.fastccs.core.messages.KeyValue;
 import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.Refused;
+import io.fastccs.protocol.messages.StatusQuery;
 import io.fastccs.protocol.messages.WriteReply;
 import io.fastccs.protocol.messages.WriteRequest;
 import io.fastccs.protocol.partition.PartitionState.EarlyAbort;
@@ -30,8 +31,10 @@ import java.util.List;
 
 /**
  * A partition's part in a write-only transaction (algorithm 2, lines 17-26 and 38-44): it prepares its writes under a
- * sequence number, waits for the coordinator's decision, installs the versions of a commit, and advances the settled
- * prefix {@code svc[self]} over what is decided, answering the clients whose writes the prefix then covers.
+ * sequence number and proposes a commit time, votes once its prepare is durable, installs the versions of a commit
+ * when told (the commit is implied by the durable prepares, so nothing more need be durable before the client hears
+ * of it), and advances the settled prefix {@code svc[self]} over what is decided, answering the clients whose writes
+ * the prefix then covers. It answers a coordinator's status queries from its records, fencing what it never prepared.
  */
 final class Participant {
     /** What became of a write request, for the coordinator's part when we coordinate the transaction. */
@@ -81,7 +84,8 @@ final class Participant {
         }
         Decision decided = state.decisions.get(id);
         if (decided != null) {
-            // We coordinate it and decided it, so our own part was prepared and (not being pending) is settled.
+            // We coordinate it and decided it, so our own part was prepared and (not being pending) is settled; or we
+            // fenced it, answering a coordinator's status query (an abort).
             reply.reply(new WriteReply(w.requestId(), id, decided.outcome(), decided.commitClock(), decided.commitTime()));
             return WriteOutcome.ANSWERED;
         }
@@ -95,8 +99,12 @@ final class Participant {
         if (w.clock().get(self) > state.svc[self]) state.metrics.clockAhead++;
 
         long sequence = ++state.lastSequence;
+        long proposed = proposeTime(w.dependencyTime());
         TxnRecord record = new TxnRecord(id, sequence, w.coordinator(), w.participants(), w.writes(), w.clock(),
-                Outcome.UNDECIDED, null, 0);
+                proposed, Outcome.UNDECIDED, null, 0);
+        Prepared vote = new Prepared(id, self, sequence, w.participants(), proposed);
+        boolean voteFirst = w.coordinator() != self && config.has(Bug.VOTE_BEFORE_PREPARE_DURABLE);
+        if (voteFirst) state.peers.send(w.coordinator(), vote);
         state.store.savePrepared(record);
         LocalTxn t = new LocalTxn(record);
         t.replyTo = reply;
@@ -107,8 +115,49 @@ final class Participant {
 
         if (w.coordinator() == self) return WriteOutcome.VOTED_HERE;
         t.nextCheckAt = state.time.nowMicros() + config.transactionTimeoutMicros();
-        state.peers.send(w.coordinator(), new Prepared(id, self, sequence, w.participants()));
+        // After the prepare: the vote waits for it to be durable, since the commit it may complete rests on it.
+        if (!voteFirst) state.peers.send(w.coordinator(), vote);
         return WriteOutcome.VOTED;
+    }
+
+    /**
+     * The commit time we propose: our hybrid clock, above the client's dependency time (so the arbitration order extends
+     * causality: docs/design/thesis.md, "The commit time comes first in the arbitration order") and above our previous
+     * proposal. The commit time is the largest proposal of the participants.
+     */
+    private long proposeTime(long dependencyTime) {
+        long t = Math.max(state.time.nowMicros(), state.lastProposed + 1);
+        if (!config.has(Bug.COMMIT_TIME_IGNORES_DEPENDENCY)) t = Math.max(t, dependencyTime + 1);
+        state.lastProposed = t;
+        return t;
+    }
+
+    /**
+     * A coordinator that lost its votes asks what we hold of {@code q}'s transaction: our vote again if we hold its
+     * prepare (pending, or committed and retained), a refusal if we aborted it; holding nothing, a fence first (an
+     * abort recorded durably, so a write request that arrives later is refused), then the refusal, which leaves only
+     * once the fence is durable (docs/design/one-round-writes.md, "Recovery is status resolution").
+     */
+    void onStatusQuery(int from, StatusQuery q) {
+        if (q.from() != from || !checks.validParticipants(q.participants()) || !q.participants().contains(from)
+                || !q.participants().contains(self)) return;
+        TxnId id = q.txnId();
+        LocalTxn t = state.pending.get(id);
+        TxnRecord held = t != null ? t.record : state.retained.get(id);
+        if (held != null) {
+            if (held.coordinator() != from) return;
+            state.peers.send(from, new Prepared(id, self, held.sequence(), held.participants(), held.proposedTime()));
+            return;
+        }
+        Remembered settled = state.recentlySettled.get(id);
+        if (settled != null && settled.outcome() == Outcome.COMMITTED) return; // released: its coordinator decided durably
+        if (settled == null && !state.decisions.containsKey(id)) {
+            Decision fence = new Decision(id, Outcome.ABORTED, null, 0, q.participants(), state.time.nowMicros());
+            if (!config.has(Bug.REFUSE_WITHOUT_FENCE)) state.store.saveDecision(fence);
+            state.decisions.put(id, fence);
+            state.metrics.fences++;
+        }
+        state.peers.send(from, new Refused(id, self, q.participants()));
     }
 
     /**
@@ -224,6 +273,7 @@ final class Participant {
         t.commitClock = commitClock;
         t.commitTime = commitTime;
         state.store.saveOutcome(t.record.txnId(), t.sequence(), Outcome.COMMITTED, commitClock, commitTime);
+        if (t.record.coordinator() != self) state.retain(t.record.withOutcome(Outcome.COMMITTED, commitClock, commitTime));
         installVersions(t);
         settle(t);
         state.metrics.writesCommitted++;

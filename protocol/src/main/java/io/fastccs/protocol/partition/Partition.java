@@ -19,6 +19,7 @@ import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.core.messages.PeerMessage;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.Refused;
+import io.fastccs.protocol.messages.StatusQuery;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Stabilize;
 import io.fastccs.protocol.messages.StabilizeDown;
@@ -231,7 +232,7 @@ public final class Partition {
      */
     private void onWrite(ClientReply reply, WriteRequest w, long baseEpoch) {
         switch (participant.onWrite(reply, w)) {
-            case VOTED_HERE -> coordinator.onOwnVote(w, state.lastSequence, baseEpoch);
+            case VOTED_HERE -> coordinator.onOwnVote(w, state.lastSequence, state.lastProposed, baseEpoch);
             case REFUSED_HERE -> coordinator.onRefusedHere(w);
             case ANSWERED, VOTED -> {
             }
@@ -257,6 +258,7 @@ public final class Partition {
         else if (message instanceof StabilizeDown d) stabilization.onStabilizeDown(from, d);
         else if (message instanceof CompactCommit c) onCompactCommit(from, c);
         else if (message instanceof Refused r) coordinator.onRefused(from, r);
+        else if (message instanceof StatusQuery q) participant.onStatusQuery(from, q);
         else throw new IllegalArgumentException("unknown peer message " + message);
     }
 

@@ -28,6 +28,8 @@ public final class PartitionMetrics {
     long snapshotsExpired;
     long requestsRefused;
     long recoveries;
+    long resolutions;
+    long fences;
 
     public long firstRoundReads() { return firstRoundReads; }
     public long secondRoundReads() { return secondRoundReads; }
@@ -57,6 +59,10 @@ public final class PartitionMetrics {
     public long snapshotsExpired() { return snapshotsExpired; }
     public long requestsRefused() { return requestsRefused; }
     public long recoveries() { return recoveries; }
+    /** Transactions this coordinator resolved from the participants' records after it lost its votes. */
+    public long resolutions() { return resolutions; }
+    /** Transactions this partition fenced (refused for good) when a resolving coordinator asked about them. */
+    public long fences() { return fences; }
 
     @Override
     public String toString() {
@@ -64,6 +70,7 @@ public final class PartitionMetrics {
                 + " committed=" + writesCommitted + " aborted=" + writesAborted + " coordTimeouts=" + coordinatorTimeouts
                 + " presumedAborts=" + presumedAborts + " checks=" + checkCommitsSent + " clockAhead=" + clockAhead
                 + " gc=" + versionsCollected + " expired=" + snapshotsExpired + " refused=" + requestsRefused
-                + " baseUnknown=" + baseUnknown + " basesMissed=" + basesMissed + " commitsUnexpanded=" + commitsUnexpanded;
+                + " baseUnknown=" + baseUnknown + " basesMissed=" + basesMissed + " commitsUnexpanded=" + commitsUnexpanded
+                + " resolutions=" + resolutions + " fences=" + fences;
     }
 }

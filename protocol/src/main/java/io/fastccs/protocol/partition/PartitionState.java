@@ -36,6 +36,8 @@ final class PartitionState {
 
     /** The highest sequence number assigned so far. */
     long lastSequence;
+    /** The highest commit time proposed so far: our proposals never go back while we run, nor across a restart. */
+    long lastProposed;
     /** The durable part of {@code svc[self]}, when the host tracks it; MAX_VALUE when it does not. */
     private long durableSettled = Long.MAX_VALUE;
     /** The snapshot vector clock; {@code svc[self]} is the settled prefix of our own sequence numbers. */
@@ -55,6 +57,13 @@ final class PartitionState {
     final Map<TxnId, EarlyAbort> earlyAborts = new LinkedHashMap<>();
     /** Our decisions as coordinator, in decision order, kept for late participants and clients. */
     final Map<TxnId, Decision> decisions = new LinkedHashMap<>();
+    /**
+     * Committed transactions of other coordinators whose records we keep, by id and by sequence number, until the
+     * coordinator's durable settled prefix covers them: until then its decision may be lost, and it resolves the
+     * transaction again from the participants' records (docs/design/one-round-writes.md, "A participant keeps its record").
+     */
+    final Map<TxnId, TxnRecord> retained = new LinkedHashMap<>();
+    final TreeMap<Long, TxnRecord> retainedBySequence = new TreeMap<>();
     /** Bounds the work of a read on a hot typed key. */
     final RunningFolds runningFolds;
 
@@ -116,6 +125,34 @@ final class PartitionState {
     /** How far reads show our own entry: the settled prefix, or its durable part when the host tracks that. */
     long readableSettled() {
         return config.has(Bug.READ_BEYOND_DURABLE) ? svc[self] : Math.min(svc[self], durableSettled);
+    }
+
+    /** Keeps a committed record of another coordinator's transaction for the status queries it may still send. */
+    void retain(TxnRecord committed) {
+        retained.put(committed.txnId(), committed);
+        retainedBySequence.put(committed.sequence(), committed);
+    }
+
+    /**
+     * How far the store may drop transaction records: the durable part of the settled prefix, but below the first
+     * retained record whose coordinator has not yet reported a durable prefix covering it. Retained records below
+     * that are let go here too.
+     */
+    long releasableRecords() {
+        long upTo = readableSettled();
+        for (var it = retainedBySequence.values().iterator(); it.hasNext(); ) {
+            TxnRecord r = it.next();
+            int coordinator = r.coordinator();
+            boolean decisionDurable = r.commitClock() != null && peerSettled[coordinator] >= r.commitClock().get(coordinator);
+            if (!decisionDurable) {
+                upTo = Math.min(upTo, r.sequence() - 1);
+                break;
+            }
+            if (r.sequence() > upTo) break;
+            it.remove();
+            retained.remove(r.txnId());
+        }
+        return upTo;
     }
 
     /** Answers a request we refuse. */

@@ -39,6 +39,9 @@ final class Recovery {
                     d.participants(), now));
         for (TxnRecord r : recovered.transactions()) {
             state.lastSequence = Math.max(state.lastSequence, r.sequence());
+            state.lastProposed = Math.max(state.lastProposed, r.proposedTime());
+            // A commit of another coordinator stays answerable until that coordinator's decision is durable.
+            if (r.outcome() == Outcome.COMMITTED && r.coordinator() != self) state.retain(r);
             if (r.sequence() <= svc[self]) continue;
             LocalTxn t = new LocalTxn(r);
             state.unsettled.put(r.sequence(), t);
@@ -58,7 +61,7 @@ final class Recovery {
         for (long sn = svc[self] + 1; sn <= state.lastSequence; sn++) {
             if (!state.unsettled.containsKey(sn)) {
                 LocalTxn gap = new LocalTxn(new TxnRecord(new TxnId(-1, sn), sn, self, List.of(self), List.of(),
-                        VectorClock.zero(n), Outcome.ABORTED, null, 0));
+                        VectorClock.zero(n), 0, Outcome.ABORTED, null, 0));
                 gap.outcome = Outcome.ABORTED;
                 state.unsettled.put(sn, gap);
             }
@@ -69,9 +72,9 @@ final class Recovery {
             if (t.record.coordinator() != self) continue;
             Decision d = state.decisions.get(t.record.txnId());
             if (d == null) {
-                // Votes we collected as coordinator were volatile and are gone: no commit was decided (a decision is
-                // durable before it is sent), so aborting is safe and frees the participants at once.
-                coordinator.decide(t.record.txnId(), t.record.participants(), Outcome.ABORTED, null, 0);
+                // The votes we collected were volatile and are gone, and a commit is recorded only after it is told:
+                // the participants' records say whether it committed.
+                coordinator.resolve(t.record);
             } else {
                 // Decided before the crash but maybe not sent, and not applied here: finish both now.
                 PeerMessage m = d.outcome() == Outcome.COMMITTED ? coordinator.commitMessage(d, 0) : new Abort(d.txnId());

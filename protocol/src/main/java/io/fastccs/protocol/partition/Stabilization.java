@@ -137,7 +137,9 @@ final class Stabilization {
             sendDown(now, own);
             return;
         }
-        long settled = state.svc[self];
+        // The durable part: a coordinator forgets a commit decision, and a participant lets a record go, on what we
+        // report, and an outcome that is not durable yet could still be lost.
+        long settled = config.has(Bug.FORGET_BEFORE_OUTCOMES_DURABLE) ? state.svc[self] : state.readableSettled();
         if (settled == lastStabilizedValue && now - lastStabilizationSentAt < config.stabilizationHeartbeatMicros()) return;
         Stabilize m = new Stabilize(self, settled);
         for (int p = 0; p < n; p++) if (p != self) state.peers.send(p, m);

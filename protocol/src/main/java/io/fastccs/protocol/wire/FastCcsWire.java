@@ -38,6 +38,7 @@ import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.Prepared;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.protocol.messages.Refused;
+import io.fastccs.protocol.messages.StatusQuery;
 import io.fastccs.protocol.messages.SecondRoundRead;
 import io.fastccs.protocol.messages.Settled;
 import io.fastccs.protocol.messages.Stabilize;
@@ -169,13 +170,15 @@ public final class FastCcsWire implements ProtocolWire {
                             checkPartition(p.from(), "Prepared.from");
                             checkSequence(p.sequence(), "Prepared.sequence");
                             return new io.fastccs.protocol.wire.thrift.Prepared(txnIdToWire(p.txnId()), p.from(),
-                                    p.sequence(), partitionsToWire(p.participants(), "Prepared.participants"));
+                                    p.sequence(), partitionsToWire(p.participants(), "Prepared.participants"),
+                                    nonNegativeTime(p.proposedTime(), "Prepared.proposedTime"));
                         },
                         (w, limits) -> new Prepared(
                                 txnId(w.getTxnId(), "Prepared.txnId"),
                                 partition(w.isSetFromPartition(), w.getFromPartition(), "Prepared.fromPartition"),
                                 sequence(w.isSetSequence(), w.getSequence(), "Prepared.sequence"),
-                                partitions(w.getParticipants(), "Prepared.participants", limits))),
+                                partitions(w.getParticipants(), "Prepared.participants", limits),
+                                nonNegative(w.isSetProposedTime(), w.getProposedTime(), "Prepared.proposedTime"))),
                 WireMember.of(FastCcsBody._Fields.COMMIT, Commit.class, io.fastccs.protocol.wire.thrift.Commit::new,
                         c -> new io.fastccs.protocol.wire.thrift.Commit(txnIdToWire(c.txnId()),
                                 clockToWire(c.commitClock()), nonNegativeTime(c.commitTime(), "Commit.commitTime")),
@@ -230,7 +233,17 @@ public final class FastCcsWire implements ProtocolWire {
                         },
                         (w, limits) -> new Refused(txnId(w.getTxnId(), "Refused.txnId"),
                                 partition(w.isSetFromPartition(), w.getFromPartition(), "Refused.fromPartition"),
-                                partitions(w.getParticipants(), "Refused.participants", limits)))));
+                                partitions(w.getParticipants(), "Refused.participants", limits))),
+                WireMember.of(FastCcsBody._Fields.STATUS_QUERY, StatusQuery.class,
+                        io.fastccs.protocol.wire.thrift.StatusQuery::new,
+                        q -> {
+                            checkPartition(q.from(), "StatusQuery.from");
+                            return new io.fastccs.protocol.wire.thrift.StatusQuery(txnIdToWire(q.txnId()), q.from(),
+                                    partitionsToWire(q.participants(), "StatusQuery.participants"));
+                        },
+                        (w, limits) -> new StatusQuery(txnId(w.getTxnId(), "StatusQuery.txnId"),
+                                partition(w.isSetFromPartition(), w.getFromPartition(), "StatusQuery.fromPartition"),
+                                partitions(w.getParticipants(), "StatusQuery.participants", limits)))));
         out.addAll(CompactWire.members());
         return out;
     }

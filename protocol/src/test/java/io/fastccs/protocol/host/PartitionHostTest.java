@@ -144,7 +144,7 @@ class PartitionHostTest {
                                           VectorClock commitClock, long commitTime) {
             written().saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
         }
-        @Override public void saveSnapshot(VectorClock snapshot, int self) { written().saveSnapshot(snapshot, self); }
+        @Override public void saveSnapshot(VectorClock snapshot, int self, long recordsUpTo) { written().saveSnapshot(snapshot, self, recordsUpTo); }
         @Override public void saveDecision(Decision decision) { written().saveDecision(decision); }
         @Override public void forgetDecision(TxnId txnId) { written().forgetDecision(txnId); }
         @Override public List<Version> versions(Key key) { return store.versions(key); }

@@ -36,7 +36,7 @@ class ProtocolWiresTest {
         Map<ProtocolWire, Set<Integer>> expected = new LinkedHashMap<>();
         expected.put(new ConnectionWire(), ids(IntStream.of(8, 20, 21, 22, 23)));
         expected.put(new FastCcsWire(), ids(IntStream.concat(IntStream.concat(IntStream.rangeClosed(1, 7),
-                IntStream.rangeClosed(9, 19)), IntStream.rangeClosed(24, 26))));
+                IntStream.rangeClosed(9, 19)), IntStream.rangeClosed(24, 27))));
         expected.put(new EventualWire(), ids(IntStream.rangeClosed(30, 33)));
         expected.put(new EigerWire(), ids(IntStream.rangeClosed(40, 54)));
         expected.put(new WrenWire(), ids(IntStream.rangeClosed(60, 72)));

@@ -251,7 +251,7 @@ class WireCodecMalformedTest {
         assertThat(e.errorCode()).isEqualTo(ErrorCode.UNKNOWN_MESSAGE);
         assertThat(e).hasMessageContaining("body field 99");
 
-        byte[] scalar = frameWithBody(27, TType.I64, p -> p.writeI64(1));
+        byte[] scalar = frameWithBody(28, TType.I64, p -> p.writeI64(1));
         assertThat(decodeFails(scalar).kind()).isEqualTo(Kind.UNKNOWN_MESSAGE);
     }
 

@@ -15,6 +15,7 @@ import io.fastccs.core.messages.Outcome;
 import io.fastccs.protocol.messages.OutcomeQuery;
 import io.fastccs.protocol.messages.OutcomeReply;
 import io.fastccs.protocol.messages.Prepared;
+import io.fastccs.protocol.messages.StatusQuery;
 import io.fastccs.protocol.messages.ReadReply;
 import io.fastccs.core.messages.ReadValue;
 import io.fastccs.protocol.messages.SecondRoundRead;
@@ -108,8 +109,8 @@ final class WireTestMessages {
                 ErrorReply.of(16, ErrorCode.INVALID_REQUEST, ""),
                 ErrorReply.of(17, ErrorCode.INTERNAL, null),
                 ErrorReply.of(18, ErrorCode.SNAPSHOT_EXPIRED, "ünïcødé ✓"),
-                new Prepared(TXN, 1, 17, List.of(0, 1, 2)),
-                new Prepared(TXN, 0, 0, List.of()),
+                new Prepared(TXN, 1, 17, List.of(0, 1, 2), 1_700_000_000_000_000L),
+                new Prepared(TXN, 0, 0, List.of(), 0),
                 new Commit(TXN, c3, 1_700_000_000_000_000L),
                 new Commit(TXN, wide, 0),
                 new Abort(TXN),
@@ -129,6 +130,7 @@ final class WireTestMessages {
                         List.of(new CompactWaitingVersion(Key.of("s"), "e".getBytes(), 4, ClockDiff.of(new int[]{2}, new long[]{1}), 10,
                                 io.fastccs.core.primitives.WriteKind.SET_ADD)), true, 0, 0, null),
                 new CheckCommit(TXN, 2),
+                new StatusQuery(TXN, 2, List.of(0, 1, 2)),
                 new Stabilize(0, 0),
                 new Stabilize(Integer.MAX_VALUE, Long.MAX_VALUE),
                 new StabilizeUp(3, List.of(new Settled(3, 7), new Settled(7, 0), new Settled(8, Long.MAX_VALUE))),
@@ -274,6 +276,14 @@ final class WireTestMessages {
      * A random valid message of a random type, half the time FastCCS's (or a control message), half the time another
      * protocol's; sizes are mostly small, now and then large.
      */
+    /**
+     * A vote whose proposed time comes from its sequence number, not from {@code rnd}: the seeded random messages then
+     * stay those the golden frames were captured from before votes carried a time.
+     */
+    private static Prepared preparedAtDerivedTime(TxnId txnId, int from, long sequence, List<Integer> participants) {
+        return new Prepared(txnId, from, sequence, participants, sequence / 2 + 7);
+    }
+
     static Message random(Random rnd) {
         return rnd.nextBoolean() ? randomFastccs(rnd) : randomOtherProtocol(rnd);
     }
@@ -304,7 +314,7 @@ final class WireTestMessages {
                     return new ErrorReply(rnd.nextLong(), code, message,
                             code == ErrorCode.NOT_OWNER ? rnd.nextInt(partitions) : -1);
                 },
-                () -> new Prepared(txnId(rnd), rnd.nextInt(partitions), sequence(rnd), participants(rnd, partitions)),
+                () -> preparedAtDerivedTime(txnId(rnd), rnd.nextInt(partitions), sequence(rnd), participants(rnd, partitions)),
                 () -> new Commit(txnId(rnd), clock(rnd, partitions), sequence(rnd)),
                 () -> new Abort(txnId(rnd)),
                 () -> new CheckCommit(txnId(rnd), rnd.nextInt(partitions)),

@@ -120,14 +120,23 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
                         long versionsWritten, long versionsRemoved, long keysLoaded, long synchronousMisses) {
     }
 
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
     private final int self;
     private final int partitionCount;
     /** The tables' rows, in the layout of this store's replication (see {@link StoreRows}). */
     private final StoreRows rows;
     private final PendingWrites pending;
-    /** The last {@link #durableMark()}, and whether a write was issued since (protocol thread). */
+    /** The last {@link #writtenMark()}, and whether a write was issued since (protocol thread). */
     private CompletableFuture<Void> lastMark;
     private boolean writtenSinceMark;
+    /**
+     * The last write messages rest on (a prepare or an abort: PartitionStore, "What a message waits for"), the last
+     * {@link #durableMark()} and whether such a write was issued since (protocol thread).
+     */
+    private PendingWrites.Write lastRequired;
+    private CompletableFuture<Void> lastRequiredMark;
+    private boolean requiredSinceMark;
     private final VersionReads reads;
     /** Where the mutations go, chosen at open: straight to the storage engine, or through the group's log. */
     private final WritePath writes;
@@ -283,7 +292,7 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     @Override
     public void savePrepared(TxnRecord record) {
         storedTransactions().put(record.sequence(), record.txnId());
-        submit(StoreMutations.Kind.PREPARE, rows.prepared(record), null, null);
+        required(submit(StoreMutations.Kind.PREPARE, rows.prepared(record), null, null));
     }
 
     @Override
@@ -297,25 +306,27 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     /**
-     * Saves the clock and, in the same mutation (so atomically), drops the transaction records up to its own entry
-     * with one range deletion. Does nothing when neither changed, which is common: GC saves it every pass.
+     * Saves the clock and, in the same mutation (so atomically), drops the transaction records up to
+     * {@code recordsUpTo} (at most its own entry) with one range deletion. Does nothing when neither changed, which is
+     * common: GC saves it every pass.
      */
     @Override
-    public void saveSnapshot(VectorClock snapshot, int self) {
+    public void saveSnapshot(VectorClock snapshot, int self, long recordsUpTo) {
         if (self != this.self) throw new IllegalArgumentException("store of partition " + this.self + " asked to save partition " + self);
         if (snapshot.size() != partitionCount)
             throw new IllegalArgumentException("snapshot has " + snapshot.size() + " entries, expected " + partitionCount);
-        long settled = snapshot.get(self);
-        SortedMap<Long, TxnId> dropped = storedTransactions().headMap(settled, true);
+        long upTo = Math.min(recordsUpTo, snapshot.get(self));
+        SortedMap<Long, TxnId> dropped = storedTransactions().headMap(upTo, true);
         if (snapshot.equals(savedSnapshot) && dropped.isEmpty()) return;
-        submit(StoreMutations.Kind.SNAPSHOT, rows.snapshot(snapshot, !dropped.isEmpty()), null, null);
+        submit(StoreMutations.Kind.SNAPSHOT, rows.snapshot(snapshot, dropped.isEmpty() ? -1 : upTo), null, null);
         dropped.clear();
         savedSnapshot = snapshot;
     }
 
     @Override
     public void saveDecision(Decision decision) {
-        submit(StoreMutations.Kind.DECISION, rows.decision(decision), null, null);
+        PendingWrites.Write w = submit(StoreMutations.Kind.DECISION, rows.decision(decision), null, null);
+        if (decision.outcome() == Outcome.ABORTED) required(w);
     }
 
     @Override
@@ -353,16 +364,33 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
     }
 
     /**
-     * The host asks before every message it sends; when nothing was written since it last asked, the mark it had is
-     * still the answer, without taking the pending writes' lock (which the writer threads share). Protocol thread.
+     * What a message waits for: the last prepare or abort and the writes before it. The host asks before every message
+     * it sends; when no such write was issued since it last asked, the mark it had is still the answer, without taking
+     * the pending writes' lock (which the writer threads share). Protocol thread.
      */
     @Override
     public CompletableFuture<Void> durableMark() {
+        if (lastRequired == null) return writes.failure() == null ? DONE : CompletableFuture.failedFuture(writes.failure());
+        if (requiredSinceMark || lastRequiredMark == null) {
+            lastRequiredMark = pending.whenApplied(lastRequired);
+            requiredSinceMark = false;
+        }
+        return lastRequiredMark;
+    }
+
+    /** Every write issued so far: what the durable part of the settled prefix rests on. Protocol thread. */
+    @Override
+    public CompletableFuture<Void> writtenMark() {
         if (writtenSinceMark || lastMark == null) {
             lastMark = pending.whenApplied();
             writtenSinceMark = false;
         }
         return lastMark;
+    }
+
+    private void required(PendingWrites.Write write) {
+        lastRequired = write;
+        requiredSinceMark = true;
     }
 
     @Override
@@ -405,13 +433,15 @@ public final class CassandraPartitionStore implements DurablePartitionStore {
 
     // ---- internals ----
 
-    private void submit(StoreMutations.Kind kind, Mutation mutation, Key key, VersionChange change) {
+    private PendingWrites.Write submit(StoreMutations.Kind kind, Mutation mutation, Key key, VersionChange change) {
         if (closed) throw new IllegalStateException("FastCCS store " + self + " is closed");
         Throwable failure = writes.failure();
         if (failure != null) throw new IllegalStateException("FastCCS store " + self + " lost a write and cannot promise durability", failure);
         writtenSinceMark = true;
         MUTATIONS.count(kind);
-        writes.add(mutation, pending.issue(key, change));
+        PendingWrites.Write write = pending.issue(key, change);
+        writes.add(mutation, write);
+        return write;
     }
 
     private void awaitPendingWrites() {

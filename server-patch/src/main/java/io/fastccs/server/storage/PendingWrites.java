@@ -98,6 +98,29 @@ final class PendingWrites {
         return f;
     }
 
+    /**
+     * Completes once {@code upTo} and every write issued before it are applied: what a message that rests on
+     * {@code upTo} waits for, without waiting for the writes issued after it.
+     */
+    synchronized CompletableFuture<Void> whenApplied(Write upTo) {
+        if (failure != null) return CompletableFuture.failedFuture(failure);
+        if (inIssueOrder.isEmpty() || inIssueOrder.peekFirst().ticket > upTo.ticket) return DONE;
+        // Waiters stay in ticket order: completed() releases them from the front.
+        java.util.Iterator<Waiter> fromNewest = waiters.descendingIterator();
+        List<Waiter> later = new ArrayList<>();
+        while (fromNewest.hasNext()) {
+            Waiter w = fromNewest.next();
+            if (w.ticket == upTo.ticket) return w.future;
+            if (w.ticket < upTo.ticket) break;
+            later.add(w);
+        }
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        for (int i = 0; i < later.size(); i++) waiters.pollLast();
+        waiters.addLast(new Waiter(upTo.ticket, f));
+        for (int i = later.size() - 1; i >= 0; i--) waiters.addLast(later.get(i));
+        return f;
+    }
+
     /** The changes to {@code key} that may not be in the table yet, in issue order. */
     synchronized List<VersionChange> unappliedChanges(Key key) {
         ArrayDeque<Write> forKey = byKey.get(key);

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * fastccs_local.*            -- LocalStrategy, defined in code like Cassandra's system keyspace (see LocalKeyspace)
  *   transactions (partition int, sequence bigint, txn_client bigint, txn_sequence bigint, coordinator int,
  *                 participants blob, writes blob, client_clock blob, outcome tinyint, commit_clock blob,
- *                 PRIMARY KEY (partition, sequence))
+ *                 proposed_time bigint, PRIMARY KEY (partition, sequence))
  *   decisions    (partition int, txn_client bigint, txn_sequence bigint, outcome tinyint, commit_clock blob,
  *                 participants blob, decided_at bigint, PRIMARY KEY (partition, txn_client, txn_sequence))
  *   snapshots    (partition int PRIMARY KEY, clock blob)
@@ -85,7 +85,7 @@ public final class StorageSchema {
                 "FastCCS prepared write transactions and their outcomes, until the snapshot clock passes them",
                 "CREATE TABLE %s (partition int, sequence bigint, txn_client bigint, txn_sequence bigint, "
                         + "coordinator int, participants blob, writes blob, client_clock blob, outcome tinyint, "
-                        + "commit_clock blob, PRIMARY KEY (partition, sequence))");
+                        + "commit_clock blob, proposed_time bigint, PRIMARY KEY (partition, sequence))");
         TableMetadata decisions = parse(LOCAL_KEYSPACE, DECISIONS, DECISIONS_ID,
                 "FastCCS coordinator decisions, until forgotten",
                 "CREATE TABLE %s (partition int, txn_client bigint, txn_sequence bigint, outcome tinyint, "

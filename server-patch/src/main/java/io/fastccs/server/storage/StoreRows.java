@@ -59,6 +59,7 @@ abstract sealed class StoreRows permits StoreRows.OwnKeys, StoreRows.GroupKeys {
     private static final String PARTICIPANTS = "participants";
     private static final String WRITES = "writes";
     private static final String CLIENT_CLOCK = "client_clock";
+    private static final String PROPOSED_TIME = "proposed_time";
     private static final String OUTCOME = "outcome";
     private static final String COMMIT_CLOCK = "commit_clock";
     private static final String DECIDED_AT = "decided_at";
@@ -251,7 +252,8 @@ abstract sealed class StoreRows permits StoreRows.OwnKeys, StoreRows.GroupKeys {
                 .add(COORDINATOR, record.coordinator())
                 .add(PARTICIPANTS, ByteBuffer.wrap(RecordCodec.encodeParticipants(record.participants())))
                 .add(WRITES, ByteBuffer.wrap(RecordCodec.encodeWrites(record.writes())))
-                .add(CLIENT_CLOCK, ByteBuffer.wrap(RecordCodec.encodeClock(record.clientClock())));
+                .add(CLIENT_CLOCK, ByteBuffer.wrap(RecordCodec.encodeClock(record.clientClock())))
+                .add(PROPOSED_TIME, record.proposedTime());
         if (record.outcome() != Outcome.UNDECIDED) addOutcome(row, record.outcome(), record.commitClock(), record.commitTime());
         return new Mutation(update.build());
     }
@@ -264,13 +266,13 @@ abstract sealed class StoreRows permits StoreRows.OwnKeys, StoreRows.GroupKeys {
     }
 
     /**
-     * The snapshot clock and, in the same mutation (so atomically), with {@code dropRecords}, the deletion of the
-     * transaction records up to its own entry with one range deletion.
+     * The snapshot clock and, in the same mutation (so atomically), the deletion of the transaction records up to
+     * sequence number {@code dropRecordsUpTo} with one range deletion (none when it is below 1).
      */
-    Mutation snapshot(VectorClock snapshot, boolean dropRecords) {
+    Mutation snapshot(VectorClock snapshot, long dropRecordsUpTo) {
         Mutation.SimpleBuilder mutation = Mutation.simpleBuilder(StorageSchema.LOCAL_KEYSPACE, localKey).timestamp(nextTimestamp());
         mutation.update(snapshotsTable.metadata()).row().add(CLOCK, ByteBuffer.wrap(RecordCodec.encodeClock(snapshot)));
-        if (dropRecords) mutation.update(transactionsTable.metadata()).addRangeTombstone().start().end(snapshot.get(self)).inclEnd();
+        if (dropRecordsUpTo >= 1) mutation.update(transactionsTable.metadata()).addRangeTombstone().start().end(dropRecordsUpTo).inclEnd();
         return mutation.build();
     }
 
@@ -385,10 +387,12 @@ abstract sealed class StoreRows permits StoreRows.OwnKeys, StoreRows.GroupKeys {
         }
         ByteBuffer outcome = cellValue(row, transactionsTable, OUTCOME);
         ByteBuffer stored = cellValue(row, transactionsTable, COMMIT_CLOCK);
+        ByteBuffer proposed = cellValue(row, transactionsTable, PROPOSED_TIME);
         CommitOrder commit = stored == null ? null : RecordCodec.decodeCommit(stored);
         return new TxnRecord(new TxnId(ByteBufferUtil.toLong(client), ByteBufferUtil.toLong(txnSequence)), sequence,
                 ByteBufferUtil.toInt(coordinator), RecordCodec.decodeParticipants(participants),
                 RecordCodec.decodeWrites(writes), RecordCodec.decodeClock(clientClock),
+                proposed == null ? 0 : ByteBufferUtil.toLong(proposed),
                 outcome == null ? Outcome.UNDECIDED : RecordCodec.decodeOutcome(outcome.get(outcome.position())),
                 commit == null ? null : commit.clock(), commit == null ? 0 : commit.time());
     }

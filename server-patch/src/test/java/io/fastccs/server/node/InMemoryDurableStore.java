@@ -30,7 +30,7 @@ public final class InMemoryDurableStore implements DurablePartitionStore {
     @Override public void saveOutcome(TxnId txnId, long sequence, Outcome outcome, VectorClock commitClock, long commitTime) {
         store.saveOutcome(txnId, sequence, outcome, commitClock, commitTime);
     }
-    @Override public void saveSnapshot(VectorClock snapshot, int self) { store.saveSnapshot(snapshot, self); }
+    @Override public void saveSnapshot(VectorClock snapshot, int self, long recordsUpTo) { store.saveSnapshot(snapshot, self, recordsUpTo); }
     @Override public void saveDecision(Decision decision) { store.saveDecision(decision); }
     @Override public void forgetDecision(TxnId txnId) { store.forgetDecision(txnId); }
     @Override public List<Version> versions(Key key) { return store.versions(key); }

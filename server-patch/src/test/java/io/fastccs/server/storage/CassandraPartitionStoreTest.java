@@ -355,6 +355,22 @@ class CassandraPartitionStoreTest {
     }
 
     @Test
+    void saveSnapshotKeepsTheRecordsACoordinatorMayStillAskAboutAndTheirProposedTimes() throws Exception {
+        int self = newSelf();
+        try (CassandraPartitionStore store = open(self, 10)) {
+            for (long s = 1; s <= 5; s++) store.savePrepared(record(self, s, new TxnId(101, s), List.of(kv("k" + s, "v"))));
+            store.saveSnapshot(VectorClock.zero(64).with(self, 5), self, 2); // records 3.. retained
+            await(store.whenDurable());
+        }
+        try (CassandraPartitionStore restarted = open(self, 10)) {
+            Recovered recovered = restarted.recover();
+            assertThat(recovered.snapshot()).isEqualTo(VectorClock.zero(64).with(self, 5));
+            assertThat(recovered.transactions()).extracting(TxnRecord::sequence).containsExactly(3L, 4L, 5L);
+            assertThat(recovered.transactions()).extracting(TxnRecord::proposedTime).containsExactly(1_003L, 1_004L, 1_005L);
+        }
+    }
+
+    @Test
     void whenDurableCompletesAfterWritesAndIsImmediateWhenIdle() throws Exception {
         Key key = uniqueKey("durable");
         try (CassandraPartitionStore store = open(newSelf(), 100)) {
@@ -556,6 +572,6 @@ class CassandraPartitionStoreTest {
         List<Integer> participants = new ArrayList<>(List.of(self));
         participants.addAll(List.of(otherParticipants));
         return new TxnRecord(id, sequence, self, participants, writes, VectorClock.zero(64).with(N, sequence),
-                Outcome.UNDECIDED, null, 0);
+                1_000 + sequence, Outcome.UNDECIDED, null, 0);
     }
 }

@@ -106,7 +106,7 @@ class ReplicatedPartitionStoreTest {
         try (CassandraPartitionStore leader = openAtLeader()) {
             leader.putVersion(key, version(1, "one"));
             leader.savePrepared(new TxnRecord(txn, 5, GROUP, List.of(GROUP),
-                    List.of(new KeyValue(key, "two".getBytes(StandardCharsets.UTF_8))), clock(0), Outcome.UNDECIDED, null, 0));
+                    List.of(new KeyValue(key, "two".getBytes(StandardCharsets.UTF_8))), clock(0), 1_234_000L, Outcome.UNDECIDED, null, 0));
             leader.saveDecision(new Decision(txn, Outcome.COMMITTED, clock(5), 1_234_567L, List.of(GROUP), 123));
             // The leader sees its own writes at once, before they commit.
             assertThat(values(leader.versions(key))).containsExactly("one");

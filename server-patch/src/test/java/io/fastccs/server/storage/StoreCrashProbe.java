@@ -70,7 +70,7 @@ public final class StoreCrashProbe {
         for (long s = 1; s <= 4; s++) {
             store.savePrepared(new TxnRecord(new TxnId(77, s), s, SELF, List.of(0, SELF),
                     List.of(new KeyValue(KEY, ("w" + s).getBytes(StandardCharsets.UTF_8))), VectorClock.of(0, s - 1, 0),
-                    Outcome.UNDECIDED, null, 0));
+                    1_000 + s, Outcome.UNDECIDED, null, 0));
         }
         store.saveOutcome(new TxnId(77, 1), 1, Outcome.COMMITTED, commit, 1_234_567L);
         store.saveOutcome(new TxnId(77, 2), 2, Outcome.ABORTED, null, 0);
